@@ -1,0 +1,327 @@
+//! Keccak-f\[1600\] and the FIPS 202 sponges: SHA3-256, SHA3-512,
+//! SHAKE128 and SHAKE256.
+//!
+//! Portable, constant-time (no data-dependent branches or indices), no heap.
+//! Sponges are incremental: [`Sponge::absorb`] any number of times, then
+//! [`Sponge::squeeze`] any number of times.
+//!
+//! ```
+//! use pqforge_core::keccak::{Shake256, shake256};
+//! let mut x = Shake256::new();
+//! x.absorb(b"ab");
+//! x.absorb(b"c");
+//! let mut a = [0u8; 40];
+//! x.squeeze(&mut a[..7]);
+//! x.squeeze(&mut a[7..]);
+//! let mut b = [0u8; 40];
+//! shake256(b"abc", &mut b);
+//! assert_eq!(a, b);
+//! ```
+
+use zeroize::Zeroize;
+
+const RC: [u64; 24] = [
+    0x0000000000000001,
+    0x0000000000008082,
+    0x800000000000808a,
+    0x8000000080008000,
+    0x000000000000808b,
+    0x0000000080000001,
+    0x8000000080008081,
+    0x8000000000008009,
+    0x000000000000008a,
+    0x0000000000000088,
+    0x0000000080008009,
+    0x000000008000000a,
+    0x000000008000808b,
+    0x800000000000008b,
+    0x8000000000008089,
+    0x8000000000008003,
+    0x8000000000008002,
+    0x8000000000000080,
+    0x000000000000800a,
+    0x800000008000000a,
+    0x8000000080008081,
+    0x8000000000008080,
+    0x0000000080000001,
+    0x8000000080008008,
+];
+
+/// Rotation offsets and lane order of the combined rho+pi step, walking the
+/// pi cycle that starts at lane 1.
+const RHO: [u32; 24] = [
+    1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44,
+];
+const PI: [usize; 24] = [
+    10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1,
+];
+
+/// The Keccak-f\[1600\] permutation (24 rounds), lanes in FIPS 202 order
+/// `a[x + 5y]`.
+pub fn keccak_f1600(a: &mut [u64; 25]) {
+    for rc in RC {
+        // theta
+        let mut c = [0u64; 5];
+        for x in 0..5 {
+            c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+        }
+        for x in 0..5 {
+            let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
+            for y in 0..5 {
+                a[x + 5 * y] ^= d;
+            }
+        }
+        // rho and pi
+        let mut last = a[1];
+        for i in 0..24 {
+            let j = PI[i];
+            let t = a[j];
+            a[j] = last.rotate_left(RHO[i]);
+            last = t;
+        }
+        // chi
+        for y in 0..5 {
+            let row = [a[5 * y], a[5 * y + 1], a[5 * y + 2], a[5 * y + 3], a[5 * y + 4]];
+            for x in 0..5 {
+                a[5 * y + x] = row[x] ^ (!row[(x + 1) % 5] & row[(x + 2) % 5]);
+            }
+        }
+        // iota
+        a[0] ^= rc;
+    }
+}
+
+/// A Keccak sponge with rate `RATE` bytes and domain-separation byte `DS`
+/// (0x06 for SHA-3, 0x1F for SHAKE). The state is wiped on drop.
+#[derive(Clone)]
+pub struct Sponge<const RATE: usize, const DS: u8> {
+    state: [u64; 25],
+    pos: usize,
+    squeezing: bool,
+}
+
+/// SHAKE128 (FIPS 202).
+pub type Shake128 = Sponge<168, 0x1F>;
+/// SHAKE256 (FIPS 202).
+pub type Shake256 = Sponge<136, 0x1F>;
+/// SHA3-256 (FIPS 202); use [`Sponge::finalize_into`] or [`sha3_256`].
+pub type Sha3_256 = Sponge<136, 0x06>;
+/// SHA3-512 (FIPS 202); use [`Sponge::finalize_into`] or [`sha3_512`].
+pub type Sha3_512 = Sponge<72, 0x06>;
+
+impl<const RATE: usize, const DS: u8> Default for Sponge<RATE, DS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const RATE: usize, const DS: u8> Drop for Sponge<RATE, DS> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+#[inline(always)]
+fn xor_byte(state: &mut [u64; 25], pos: usize, b: u8) {
+    state[pos / 8] ^= u64::from(b) << (8 * (pos % 8));
+}
+
+#[inline(always)]
+fn get_byte(state: &[u64; 25], pos: usize) -> u8 {
+    (state[pos / 8] >> (8 * (pos % 8))) as u8
+}
+
+impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
+    /// A fresh sponge (all-zero state).
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            state: [0; 25],
+            pos: 0,
+            squeezing: false,
+        }
+    }
+
+    /// Absorbs `data`.
+    ///
+    /// # Panics
+    /// If called after squeezing started (a programming error).
+    pub fn absorb(&mut self, mut data: &[u8]) {
+        assert!(!self.squeezing, "absorb after squeeze");
+        while !data.is_empty() {
+            if self.pos == 0 && data.len() >= RATE {
+                let (block, rest) = data.split_at(RATE);
+                for (lane, chunk) in self.state.iter_mut().zip(block.chunks_exact(8)) {
+                    let mut w = [0u8; 8];
+                    w.copy_from_slice(chunk);
+                    *lane ^= u64::from_le_bytes(w);
+                }
+                keccak_f1600(&mut self.state);
+                data = rest;
+                continue;
+            }
+            let n = core::cmp::min(RATE - self.pos, data.len());
+            for (i, &b) in data[..n].iter().enumerate() {
+                xor_byte(&mut self.state, self.pos + i, b);
+            }
+            self.pos += n;
+            data = &data[n..];
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+        }
+    }
+
+    fn pad(&mut self) {
+        xor_byte(&mut self.state, self.pos, DS);
+        xor_byte(&mut self.state, RATE - 1, 0x80);
+        keccak_f1600(&mut self.state);
+        self.pos = 0;
+        self.squeezing = true;
+    }
+
+    /// Squeezes `out.len()` bytes (padding on the first call).
+    pub fn squeeze(&mut self, mut out: &mut [u8]) {
+        if !self.squeezing {
+            self.pad();
+        }
+        while !out.is_empty() {
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+            if self.pos == 0 && out.len() >= RATE {
+                let (block, rest) = out.split_at_mut(RATE);
+                for (lane, chunk) in self.state.iter().zip(block.chunks_exact_mut(8)) {
+                    chunk.copy_from_slice(&lane.to_le_bytes());
+                }
+                self.pos = RATE;
+                out = rest;
+                continue;
+            }
+            let n = core::cmp::min(RATE - self.pos, out.len());
+            for (i, o) in out[..n].iter_mut().enumerate() {
+                *o = get_byte(&self.state, self.pos + i);
+            }
+            self.pos += n;
+            out = &mut out[n..];
+        }
+    }
+
+    /// Finishes a fixed-output hash: squeezes `out.len()` bytes.
+    pub fn finalize_into(mut self, out: &mut [u8]) {
+        self.squeeze(out);
+    }
+
+    /// The raw state (for multi-lane / SIMD users that continue it).
+    #[must_use]
+    pub fn state(&self) -> &[u64; 25] {
+        &self.state
+    }
+}
+
+/// SHA3-256 of the concatenation of `parts`.
+#[must_use]
+pub fn sha3_256_parts(parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sha3_256::new();
+    for p in parts {
+        h.absorb(p);
+    }
+    let mut out = [0u8; 32];
+    h.finalize_into(&mut out);
+    out
+}
+
+/// SHA3-512 of the concatenation of `parts`.
+#[must_use]
+pub fn sha3_512_parts(parts: &[&[u8]]) -> [u8; 64] {
+    let mut h = Sha3_512::new();
+    for p in parts {
+        h.absorb(p);
+    }
+    let mut out = [0u8; 64];
+    h.finalize_into(&mut out);
+    out
+}
+
+/// SHA3-256.
+#[must_use]
+pub fn sha3_256(data: &[u8]) -> [u8; 32] {
+    sha3_256_parts(&[data])
+}
+
+/// SHA3-512.
+#[must_use]
+pub fn sha3_512(data: &[u8]) -> [u8; 64] {
+    sha3_512_parts(&[data])
+}
+
+/// SHAKE128 of `data`, `out.len()` bytes.
+pub fn shake128(data: &[u8], out: &mut [u8]) {
+    let mut x = Shake128::new();
+    x.absorb(data);
+    x.squeeze(out);
+}
+
+/// SHAKE256 of `data`, `out.len()` bytes.
+pub fn shake256(data: &[u8], out: &mut [u8]) {
+    let mut x = Shake256::new();
+    x.absorb(data);
+    x.squeeze(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(b: &[u8]) -> [u8; 128] {
+        let mut s = [b'.'; 128];
+        for (i, x) in b.iter().enumerate() {
+            let d = b"0123456789abcdef";
+            s[2 * i] = d[(x >> 4) as usize];
+            s[2 * i + 1] = d[(x & 15) as usize];
+        }
+        s
+    }
+
+    #[test]
+    fn fips202_empty() {
+        assert_eq!(
+            &hex(&sha3_256(b""))[..64],
+            b"a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a"
+        );
+        assert_eq!(
+            &hex(&sha3_512(b"abc")[..32])[..64],
+            b"b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+        );
+        let mut o = [0u8; 32];
+        shake128(b"", &mut o);
+        assert_eq!(
+            &hex(&o)[..64],
+            b"7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26"
+        );
+        shake256(b"", &mut o);
+        assert_eq!(
+            &hex(&o)[..64],
+            b"46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f"
+        );
+    }
+
+    #[test]
+    fn incremental_matches_oneshot() {
+        let data: [u8; 500] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        let mut one = [0u8; 700];
+        shake128(&data, &mut one);
+        for split in [0usize, 1, 167, 168, 169, 336, 499] {
+            let mut x = Shake128::new();
+            x.absorb(&data[..split]);
+            x.absorb(&data[split..]);
+            let mut two = [0u8; 700];
+            let (a, b) = two.split_at_mut(split.min(700));
+            x.squeeze(a);
+            x.squeeze(b);
+            assert_eq!(one, two, "split {split}");
+        }
+    }
+}

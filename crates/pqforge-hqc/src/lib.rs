@@ -1,0 +1,2 @@
+//! HQC (placeholder while the implementation lands).
+#![no_std]
