@@ -43,7 +43,12 @@ impl Aes256 {
         for i in 8..60 {
             let mut t = w[i - 1];
             if i % 8 == 0 {
-                t = [SBOX[t[1] as usize] ^ rcon, SBOX[t[2] as usize], SBOX[t[3] as usize], SBOX[t[0] as usize]];
+                t = [
+                    SBOX[t[1] as usize] ^ rcon,
+                    SBOX[t[2] as usize],
+                    SBOX[t[3] as usize],
+                    SBOX[t[0] as usize],
+                ];
                 rcon = xtime(rcon);
             } else if i % 8 == 4 {
                 t = t.map(|b| SBOX[b as usize]);

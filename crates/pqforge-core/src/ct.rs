@@ -92,7 +92,10 @@ pub fn lt_mask_u64(a: u64, b: u64) -> u64 {
 /// # Panics
 /// If the three slices differ in length (lengths are public).
 pub fn select(mask: u8, a: &[u8], b: &[u8], out: &mut [u8]) {
-    assert!(a.len() == b.len() && a.len() == out.len(), "ct::select lengths");
+    assert!(
+        a.len() == b.len() && a.len() == out.len(),
+        "ct::select lengths"
+    );
     let m = black_box(mask);
     for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
         *o = y ^ (m & (x ^ y));
@@ -127,7 +130,13 @@ mod tests {
         assert_eq!(lt_mask_u32(3, 4), u32::MAX);
         assert_eq!(lt_mask_u32(4, 4), 0);
         assert_eq!(lt_mask_u32(0, u32::MAX), u32::MAX);
-        for (a, b) in [(0u64, 1u64), (u64::MAX, 0), (5, 5), (1 << 63, (1 << 63) + 1), (7, 1 << 63)] {
+        for (a, b) in [
+            (0u64, 1u64),
+            (u64::MAX, 0),
+            (5, 5),
+            (1 << 63, (1 << 63) + 1),
+            (7, 1 << 63),
+        ] {
             assert_eq!(lt_mask_u64(a, b) == u64::MAX, a < b, "{a} {b}");
         }
         let mut o = [0u8; 3];

@@ -81,7 +81,13 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
         }
         // chi
         for y in 0..5 {
-            let row = [a[5 * y], a[5 * y + 1], a[5 * y + 2], a[5 * y + 3], a[5 * y + 4]];
+            let row = [
+                a[5 * y],
+                a[5 * y + 1],
+                a[5 * y + 2],
+                a[5 * y + 3],
+                a[5 * y + 4],
+            ];
             for x in 0..5 {
                 a[5 * y + x] = row[x] ^ (!row[(x + 1) % 5] & row[(x + 2) % 5]);
             }

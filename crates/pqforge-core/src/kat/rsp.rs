@@ -136,7 +136,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// Odd length or a non-hex character.
 pub fn from_hex(s: &str) -> Result<Vec<u8>, String> {
     let s = s.as_bytes();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err("odd number of hex digits".to_string());
     }
     let nib = |c: u8| -> Result<u8, String> {

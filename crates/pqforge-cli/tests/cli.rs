@@ -1,0 +1,144 @@
+//! End-to-end tests of the `pqforge` command, as a user or script runs it.
+
+use std::process::{Command, Output};
+
+use sha2::{Digest, Sha256};
+
+fn pqforge(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pqforge"))
+        .args(args)
+        .output()
+        .expect("run pqforge")
+}
+
+fn sha256_hex(data: &[u8]) -> String {
+    Sha256::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+/// Names of every algorithm of a kind, from `pqforge list --format json`.
+fn names(kind: &str) -> Vec<String> {
+    let o = pqforge(&["list", "--format", "json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    v.as_array()
+        .expect("array")
+        .iter()
+        .filter(|a| a["kind"] == kind)
+        .map(|a| a["name"].as_str().expect("name").to_string())
+        .collect()
+}
+
+#[test]
+fn list_json_has_the_contract_keys() {
+    let o = pqforge(&["list", "--format", "json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    for a in v.as_array().expect("a JSON array") {
+        let kind = a["kind"].as_str().expect("kind");
+        let mut keys = vec!["name", "kind", "pk_bytes", "sk_bytes", "category", "status"];
+        match kind {
+            "kem" => keys.extend(["ct_bytes", "ss_bytes"]),
+            "sig" => keys.push("sig_bytes"),
+            other => panic!("unknown kind {other}"),
+        }
+        for k in keys {
+            assert!(a.get(k).is_some(), "{} lacks {k}", a["name"]);
+        }
+        assert!(
+            ["standard", "draft", "at-risk"].contains(&a["status"].as_str().expect("status"))
+        );
+    }
+    let md = stdout(&pqforge(&["list"]));
+    assert!(md.starts_with("| algorithm |"));
+}
+
+/// `pqforge kat ALG --write-req` prints the standard `.req` for every KEM:
+/// byte-identical (by SHA-256) to the official request files.
+#[test]
+fn write_req_matches_the_official_request_files() {
+    // HQC's SHAKE256 generator (every hqc*/PQCkemKAT_*.req) and the NIST DRBG
+    // (../shared/kat/mceliece/PQCkemKAT_seeds100.req).
+    const HQC_REQ: &str = "afd7d7af49a4719bbc3504f8f4f54ee10729e26569cac24b3e2cede3d882637c";
+    const NIST_REQ: &str = "36c27b6089b8910733a01fea1136469769b3ca3c35f2b375cfcc592f2112cfaa";
+    for name in names("kem") {
+        let o = pqforge(&["kat", &name, "--write-req"]);
+        assert!(o.status.success(), "{name}");
+        let h = sha256_hex(&o.stdout);
+        let want = if name.starts_with("hqc") {
+            HQC_REQ
+        } else {
+            NIST_REQ
+        };
+        assert_eq!(h, want, "{name}: --write-req differs from the official .req");
+    }
+}
+
+#[test]
+fn bad_arguments_give_one_line_and_exit_2() {
+    for args in [
+        &["kat", "no-such-alg"][..],
+        &["kat", "no-such-alg", "--write-req"][..],
+        &["test", "--filter", "zzzz"][..],
+        &["vectors", "/no/such/file.rsp"][..],
+        &["bench", "--filter", "zzzz"][..],
+    ] {
+        let o = pqforge(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("pqforge-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad.req");
+    std::fs::write(&bad, "count = 0\nseed = XYZ\n").expect("write");
+    for name in names("kem").iter().take(1) {
+        let o = pqforge(&["kat", name, "--req", bad.to_str().expect("utf-8 path")]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn functional_test_passes() {
+    let o = pqforge(&["test", "--rounds", "2"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.trim_end().ends_with(" 0 failed"), "{out}");
+}
+
+#[test]
+fn bench_json_has_the_contract_keys() {
+    let kems = names("kem");
+    let Some(first) = kems.first() else { return };
+    let o = pqforge(&["bench", "--filter", first, "--iters", "3", "--format", "json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let rows = v.as_array().expect("array");
+    assert!(rows.len() >= 3);
+    for r in rows {
+        for k in [
+            "alg",
+            "op",
+            "median_ns",
+            "min_ns",
+            "median_cycles",
+            "stack_bytes",
+            "heap_bytes",
+            "iters",
+        ] {
+            assert!(r.get(k).is_some(), "row lacks {k}");
+        }
+        assert!(["keygen", "encaps", "decaps", "sign", "verify"].contains(&r["op"].as_str().expect("op")));
+        assert!(r["stack_bytes"].as_u64().expect("stack") > 0);
+    }
+}

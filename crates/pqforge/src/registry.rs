@@ -1,0 +1,129 @@
+//! The registry: every parameter set this build contains.
+
+use core::fmt;
+use core::str::FromStr;
+
+use pqforge_core::{AlgInfo, DynKem, DynSig};
+
+/// A registered parameter set, dynamically typed.
+#[derive(Clone, Copy)]
+pub enum Scheme {
+    /// A KEM.
+    Kem(&'static dyn DynKem),
+    /// A signature scheme.
+    Sig(&'static dyn DynSig),
+}
+
+impl Scheme {
+    /// Name, sizes, category, status.
+    #[must_use]
+    pub fn info(&self) -> &'static AlgInfo {
+        match self {
+            Scheme::Kem(k) => k.info(),
+            Scheme::Sig(s) => s.info(),
+        }
+    }
+
+    /// Byte ranges of the encoded secret key that are public.
+    #[must_use]
+    pub fn sk_public_ranges(&self) -> &'static [core::ops::Range<usize>] {
+        match self {
+            Scheme::Kem(k) => k.sk_public_ranges(),
+            Scheme::Sig(s) => s.sk_public_ranges(),
+        }
+    }
+}
+
+impl fmt::Debug for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.info().name)
+    }
+}
+
+macro_rules! algorithms {
+    ($( $(#[$doc:meta])* $variant:ident, $feat:literal, $scheme:expr; )*) => {
+        /// Every parameter set of this build, by canonical name.
+        ///
+        /// Parse with [`str::parse`] (case-insensitive); [`Algorithm::ALL`]
+        /// lists them in registry order.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Algorithm {
+            $( $(#[$doc])* #[cfg(feature = $feat)] $variant, )*
+        }
+
+        impl Algorithm {
+            /// All parameter sets in this build, in registry order.
+            pub const ALL: &'static [Algorithm] = &[
+                $( #[cfg(feature = $feat)] Algorithm::$variant, )*
+            ];
+
+            /// The dynamic implementation.
+            #[must_use]
+            pub fn scheme(self) -> Scheme {
+                match self {
+                    $( #[cfg(feature = $feat)] Algorithm::$variant => $scheme, )*
+                }
+            }
+        }
+    };
+}
+
+algorithms! {
+    /// HQC-1, reference `next-release` 161cd4f.
+    Hqc1, "hqc", Scheme::Kem(&pqforge_hqc::HQC_1);
+    /// HQC-3, reference `next-release` 161cd4f.
+    Hqc3, "hqc", Scheme::Kem(&pqforge_hqc::HQC_3);
+    /// HQC-5, reference `next-release` 161cd4f.
+    Hqc5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_5);
+    /// HQC-1, tagged reference v5.0.0.
+    Hqc1V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_1_V5);
+    /// HQC-3, tagged reference v5.0.0.
+    Hqc3V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_3_V5);
+    /// HQC-5, tagged reference v5.0.0.
+    Hqc5V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_5_V5);
+}
+
+impl Algorithm {
+    /// Canonical name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.scheme().info().name
+    }
+
+    /// Metadata.
+    #[must_use]
+    pub fn info(self) -> &'static AlgInfo {
+        self.scheme().info()
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The name matched no parameter set of this build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseAlgorithmError;
+
+impl fmt::Display for ParseAlgorithmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown algorithm (see `pqforge list`)")
+    }
+}
+
+impl core::error::Error for ParseAlgorithmError {}
+
+impl FromStr for Algorithm {
+    type Err = ParseAlgorithmError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or(ParseAlgorithmError)
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Constant-time check: every registered algorithm's secret operations run
+# under valgrind memcheck with all secrets marked undefined, at every
+# opt-level we ship. Two negative controls must be flagged, otherwise the
+# harness itself is broken and the run fails.
+#
+#   scripts/ctgrind.sh                          # profiles release (O3) and release-os
+#   PROFILES="release" scripts/ctgrind.sh
+#   FILTER=hqc scripts/ctgrind.sh               # only cases whose name contains "hqc"
+#   EXTRA_RUSTFLAGS='--cfg pqforge_backend="portable"' scripts/ctgrind.sh
+#
+# Prints one line per case and profile, then "ctgrind: N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+PROFILES=${PROFILES:-"release release-os"}
+FILTER=${FILTER:-}
+VALGRIND=${VALGRIND:-valgrind}
+command -v "$VALGRIND" >/dev/null || { echo "ctgrind: valgrind is not installed (apt-get install valgrind)"; exit 2; }
+
+pass=0; fail=0
+logdir=target/ctgrind-logs; mkdir -p "$logdir"
+for prof in $PROFILES; do
+  # A separate target dir keeps the ctgrind-feature build from invalidating
+  # the normal one.
+  RUSTFLAGS="${EXTRA_RUSTFLAGS:-}" CARGO_TARGET_DIR=target/ctgrind \
+    cargo build -q --profile "$prof" -p pqforge-cli --features ctgrind --bin pqforge-ctgrind || exit 2
+  bin=target/ctgrind/$prof/pqforge-ctgrind
+  printf '== profile %s %s\n' "$prof" "${EXTRA_RUSTFLAGS:-}"
+  for c in $("$bin" --list); do
+    case "$c" in control-*) exp=must-flag ;; *) exp=must-pass ;; esac
+    if [ -n "$FILTER" ] && [ "$exp" = must-pass ] && [[ "$c" != *"$FILTER"* ]]; then continue; fi
+    log=$logdir/$prof-$c.log
+    start=$(date +%s)
+    "$VALGRIND" -q --error-exitcode=1 --track-origins=yes --num-callers=12 "$bin" "$c" >/dev/null 2>"$log"
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    case $rc in 0) got=clean ;; 1) got=FLAGGED ;; *) got="error(rc=$rc)" ;; esac
+    if { [ "$exp" = must-pass ] && [ "$got" = clean ]; } || { [ "$exp" = must-flag ] && [ "$got" = FLAGGED ]; }; then
+      verdict=ok; pass=$((pass+1))
+    else
+      verdict=FAIL; fail=$((fail+1))
+    fi
+    n=$(grep -cE 'Conditional jump|Use of uninitialised value|uninitialised' "$log")
+    where=$(grep -m1 -oE '(at|by) 0x[0-9A-F]+: [^ ]+' "$log" | sed -E 's/(at|by) 0x[0-9A-F]+: //')
+    printf '  %-24s %-9s %-8s %-4s %3ss %s\n' "$c" "$exp" "$got" "$verdict" "$secs" "${where:+($n reports, first in $where; log $log)}"
+  done
+done
+echo "ctgrind: $pass passed, $fail failed"
+[ "$fail" = 0 ]
