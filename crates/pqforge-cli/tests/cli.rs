@@ -12,10 +12,11 @@ fn pqforge(args: &[&str]) -> Output {
 }
 
 fn sha256_hex(data: &[u8]) -> String {
-    Sha256::digest(data)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(data).iter().fold(String::new(), |mut s, b| {
+        use std::fmt::Write as _;
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }
 
 fn stdout(o: &Output) -> String {
@@ -51,9 +52,7 @@ fn list_json_has_the_contract_keys() {
         for k in keys {
             assert!(a.get(k).is_some(), "{} lacks {k}", a["name"]);
         }
-        assert!(
-            ["standard", "draft", "at-risk"].contains(&a["status"].as_str().expect("status"))
-        );
+        assert!(["standard", "draft", "at-risk"].contains(&a["status"].as_str().expect("status")));
     }
     let md = stdout(&pqforge(&["list"]));
     assert!(md.starts_with("| algorithm |"));
@@ -76,7 +75,10 @@ fn write_req_matches_the_official_request_files() {
         } else {
             NIST_REQ
         };
-        assert_eq!(h, want, "{name}: --write-req differs from the official .req");
+        assert_eq!(
+            h, want,
+            "{name}: --write-req differs from the official .req"
+        );
     }
 }
 
@@ -120,7 +122,9 @@ fn functional_test_passes() {
 fn bench_json_has_the_contract_keys() {
     let kems = names("kem");
     let Some(first) = kems.first() else { return };
-    let o = pqforge(&["bench", "--filter", first, "--iters", "3", "--format", "json"]);
+    let o = pqforge(&[
+        "bench", "--filter", first, "--iters", "3", "--format", "json",
+    ]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let rows = v.as_array().expect("array");
@@ -138,7 +142,10 @@ fn bench_json_has_the_contract_keys() {
         ] {
             assert!(r.get(k).is_some(), "row lacks {k}");
         }
-        assert!(["keygen", "encaps", "decaps", "sign", "verify"].contains(&r["op"].as_str().expect("op")));
+        assert!(
+            ["keygen", "encaps", "decaps", "sign", "verify"]
+                .contains(&r["op"].as_str().expect("op"))
+        );
         assert!(r["stack_bytes"].as_u64().expect("stack") > 0);
     }
 }
