@@ -1,2 +1,94 @@
-//! HQC (placeholder while the implementation lands).
+//! HQC key encapsulation (2025-08-22 specification, FIPS 207 draft lineage):
+//! constant-time, `no_std`, no heap, no `unsafe`.
+//!
+//! Six parameter sets, usable side by side:
+//!
+//! | Type | Name | Reference revision |
+//! |---|---|---|
+//! | [`Hqc1`], [`Hqc3`], [`Hqc5`] | `hqc-1`, `hqc-3`, `hqc-5` | official `next-release` 161cd4f (liboqs 0.16) |
+//! | [`Hqc1V5`], [`Hqc3V5`], [`Hqc5V5`] | `hqc-1-v5.0.0`, ... | official tag v5.0.0 |
+//!
+//! The two revisions share hashes, formats and sizes and differ only in how
+//! the XOF stream is consumed while sampling fixed-weight vectors
+//! ([`Revision`]); one generic code path serves both.
+//!
+//! ```
+//! use pqforge_core::Kem;
+//! use pqforge_hqc::Hqc1;
+//! # use pqforge_core::kat::{HqcPrng, KatSource};
+//! # let mut rng = KatSource::Hqc(HqcPrng::new(&[7u8; 48])); // any CryptoRng
+//! let (ek, dk) = Hqc1::keygen(&mut rng);
+//! let (ct, ss_sender) = Hqc1::encaps(&ek, &mut rng);
+//! let ss_receiver = Hqc1::decaps(&dk, &ct);
+//! assert_eq!(ss_sender.as_ref(), ss_receiver.as_ref());
+//!
+//! // Keys and ciphertexts travel as bytes; imports are checked.
+//! let ek2 = <Hqc1 as Kem>::EncapsKey::try_from(ek.as_ref()).unwrap();
+//! assert_eq!(ek, ek2);
+//! ```
+//!
+//! Deterministic entry points for tests and KATs: `Hqc1::keygen_derand(&seed_kem)`
+//! and `Hqc1::encaps_derand(&ek, &m, &salt)` (likewise for every set).
+//!
+//! Input handling: an encapsulation key with nonzero bits of `s` beyond n is
+//! rejected ([`pqforge_core::Error::Encoding`]); a decapsulation key must
+//! re-derive from its `seed_kem` ([`pqforge_core::Error::InvalidKey`]);
+//! ciphertexts are only length-checked, and any ciphertext that does not
+//! re-encrypt to exactly the same bytes (including the unused high bits of
+//! `u`) decapsulates to the implicit-rejection key J(H(ek), σ, c).
+//!
+//! Everything lives on the stack: decapsulation of HQC-5 uses roughly
+//! 100 KB (ring elements of 7.2 KB plus ~43 KB multiplier scratch).
+//!
+//! Modules: [`params`] (parameter sets), `gf2x` (ring arithmetic behind a
+//! backend trait), `rs`/`code` (Reed-Solomon and Reed-Muller codes),
+//! `sampling` (XOF and samplers), `kem` (the FO transform), [`types`].
 #![no_std]
+
+#[cfg(test)]
+extern crate std;
+
+mod code;
+mod gf2x;
+mod kem;
+pub mod params;
+mod rs;
+mod sampling;
+pub mod types;
+
+#[cfg(test)]
+mod intermediates;
+
+use core::ops::Range;
+
+use pqforge_core::{DynKem, KemAlg};
+
+pub use params::{Hqc1, Hqc1V5, Hqc3, Hqc3V5, Hqc5, Hqc5V5, ParameterSet, Revision};
+pub use types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
+
+#[allow(clippy::single_range_in_vec_init)] // one range: the embedded ek
+/// Public byte range of an HQC-1 decapsulation key (its leading ek).
+const SK_PUBLIC_1: &[Range<usize>] = &[0..<Hqc1 as ParameterSet>::ENCAPS_KEY_BYTES];
+#[allow(clippy::single_range_in_vec_init)]
+/// Public byte range of an HQC-3 decapsulation key (its leading ek).
+const SK_PUBLIC_3: &[Range<usize>] = &[0..<Hqc3 as ParameterSet>::ENCAPS_KEY_BYTES];
+#[allow(clippy::single_range_in_vec_init)]
+/// Public byte range of an HQC-5 decapsulation key (its leading ek).
+const SK_PUBLIC_5: &[Range<usize>] = &[0..<Hqc5 as ParameterSet>::ENCAPS_KEY_BYTES];
+
+/// `hqc-1` for the registry.
+pub static HQC_1: KemAlg<Hqc1> = KemAlg::new(SK_PUBLIC_1);
+/// `hqc-3` for the registry.
+pub static HQC_3: KemAlg<Hqc3> = KemAlg::new(SK_PUBLIC_3);
+/// `hqc-5` for the registry.
+pub static HQC_5: KemAlg<Hqc5> = KemAlg::new(SK_PUBLIC_5);
+/// `hqc-1-v5.0.0` for the registry.
+pub static HQC_1_V5: KemAlg<Hqc1V5> = KemAlg::new(SK_PUBLIC_1);
+/// `hqc-3-v5.0.0` for the registry.
+pub static HQC_3_V5: KemAlg<Hqc3V5> = KemAlg::new(SK_PUBLIC_3);
+/// `hqc-5-v5.0.0` for the registry.
+pub static HQC_5_V5: KemAlg<Hqc5V5> = KemAlg::new(SK_PUBLIC_5);
+
+/// All six parameter sets: hqc-1, hqc-3, hqc-5, hqc-1-v5.0.0,
+/// hqc-3-v5.0.0, hqc-5-v5.0.0.
+pub static ALL: [&dyn DynKem; 6] = [&HQC_1, &HQC_3, &HQC_5, &HQC_1_V5, &HQC_3_V5, &HQC_5_V5];

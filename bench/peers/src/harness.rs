@@ -1,0 +1,172 @@
+//! Interleaved timing of several implementations of the same operations.
+
+use std::time::Instant;
+
+/// Command-line options.
+pub struct Opts {
+    /// Only scheme names containing this.
+    pub filter: Option<String>,
+    /// Timed calls per implementation, operation and round.
+    pub iters: usize,
+    /// Rounds (implementations alternate within each round).
+    pub rounds: usize,
+}
+
+impl Opts {
+    /// Parses `--filter S`, `--iters N`, `--rounds N`.
+    pub fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
+        let mut o = Opts {
+            filter: None,
+            iters: 50,
+            rounds: 5,
+        };
+        while let Some(a) = args.next() {
+            let mut val = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+            match a.as_str() {
+                "--filter" => o.filter = Some(val("--filter")?),
+                "--iters" => o.iters = val("--iters")?.parse().map_err(|_| "bad --iters")?,
+                "--rounds" => o.rounds = val("--rounds")?.parse().map_err(|_| "bad --rounds")?,
+                _ => return Err(format!("unknown argument `{a}`")),
+            }
+        }
+        Ok(o)
+    }
+
+    /// Whether `scheme` passes the filter.
+    pub fn wants(&self, scheme: &str) -> bool {
+        self.filter
+            .as_ref()
+            .is_none_or(|f| scheme.contains(f.as_str()))
+    }
+}
+
+/// One operation of one implementation: a closure performing one call.
+pub type Op = Box<dyn FnMut()>;
+
+/// An implementation under test: its name and its operations, in the same
+/// order for every implementation of a scheme.
+pub struct Impl {
+    /// Display name (`pqforge`, `hqc-kem`, ...).
+    pub name: &'static str,
+    /// `(op name, closure)`.
+    pub ops: Vec<(&'static str, Op)>,
+}
+
+fn tsc() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: RDTSC exists on every x86_64 CPU and touches no memory.
+        #[allow(unsafe_code, unused_unsafe)]
+        unsafe {
+            core::arch::x86_64::_rdtsc()
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        0
+    }
+}
+
+fn median(v: &mut [u64]) -> u64 {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+/// Times every implementation (the first is pqforge) and prints one row per
+/// operation and implementation.
+pub fn compare(scheme: &str, mut impls: Vec<Impl>, opts: &Opts) {
+    let nops = impls[0].ops.len();
+    let mut ns = vec![vec![Vec::new(); nops]; impls.len()];
+    let mut cyc = vec![vec![Vec::new(); nops]; impls.len()];
+    for im in &mut impls {
+        for (_, f) in &mut im.ops {
+            f(); // warm-up
+        }
+    }
+    for _ in 0..opts.rounds {
+        for (i, im) in impls.iter_mut().enumerate() {
+            for (k, (_, f)) in im.ops.iter_mut().enumerate() {
+                for _ in 0..opts.iters.div_ceil(opts.rounds).max(1) {
+                    let c0 = tsc();
+                    let t0 = Instant::now();
+                    f();
+                    let dt = t0.elapsed();
+                    cyc[i][k].push(tsc().wrapping_sub(c0));
+                    ns[i][k].push(u64::try_from(dt.as_nanos()).unwrap_or(u64::MAX));
+                }
+            }
+        }
+    }
+    let med: Vec<Vec<(u64, u64)>> = (0..impls.len())
+        .map(|i| {
+            (0..nops)
+                .map(|k| (median(&mut ns[i][k]), median(&mut cyc[i][k])))
+                .collect()
+        })
+        .collect();
+    for k in 0..nops {
+        for (i, im) in impls.iter().enumerate() {
+            let ratio = if i == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.2}", med[0][k].1 as f64 / med[i][k].1.max(1) as f64)
+            };
+            println!(
+                "| {scheme} | {} | {} | {} | {} | {ratio} |",
+                im.ops[k].0, im.name, med[i][k].0, med[i][k].1
+            );
+        }
+    }
+}
+
+/// A fresh OS-seeded ChaCha20 generator.
+pub fn rng() -> rand_chacha::ChaCha20Rng {
+    use rand_core::SeedableRng;
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).expect("OS random source");
+    rand_chacha::ChaCha20Rng::from_seed(seed)
+}
+
+/// pqforge's implementation of a registered KEM, through the dynamic API.
+pub fn pqforge_kem(name: &str) -> Impl {
+    let alg: pqforge::Algorithm = name.parse().expect("registered algorithm");
+    let pqforge::Scheme::Kem(k) = alg.scheme() else {
+        panic!("{name} is not a KEM")
+    };
+    let i = k.info();
+    let mut r = rng();
+    let (mut pk, mut sk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
+    let (mut ct, mut ss) = (vec![0u8; i.ct_bytes], vec![0u8; i.ss_bytes]);
+    k.keygen(&mut r, &mut pk, &mut sk).expect("keygen");
+    k.encaps(&mut r, &pk, &mut ct, &mut ss).expect("encaps");
+    let (mut pk1, mut sk1) = (pk.clone(), sk.clone());
+    let (mut ct2, mut ss2) = (ct.clone(), ss.clone());
+    let mut ss3 = ss.clone();
+    let (mut r1, mut r2) = (rng(), rng());
+    Impl {
+        name: "pqforge",
+        ops: vec![
+            (
+                "keygen",
+                Box::new(move || {
+                    let _ = std::hint::black_box(k.keygen(&mut r1, &mut pk1, &mut sk1));
+                }),
+            ),
+            (
+                "encaps",
+                Box::new({
+                    let pk = pk.clone();
+                    move || {
+                        let _ = std::hint::black_box(k.encaps(&mut r2, &pk, &mut ct2, &mut ss2));
+                    }
+                }),
+            ),
+            (
+                "decaps",
+                Box::new(move || {
+                    let _ = std::hint::black_box(k.decaps(&sk, &ct, &mut ss3));
+                }),
+            ),
+        ],
+    }
+}

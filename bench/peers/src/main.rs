@@ -1,0 +1,28 @@
+//! Side-by-side benchmark of pqforge and peer implementations, in one
+//! process, interleaved round by round so machine noise hits every
+//! implementation alike. Prints medians and the ratio pqforge / peer
+//! (below 1.0 means pqforge is faster).
+//!
+//! ```text
+//! cargo run --release -p pqforge-peers -- [--filter hqc] [--iters 200] [--rounds 5]
+//! ```
+
+mod harness;
+#[cfg(feature = "hqc")]
+mod hqc;
+
+use harness::Opts;
+
+fn main() {
+    let opts = match Opts::parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("pqforge-peers: {e}");
+            std::process::exit(2);
+        }
+    };
+    println!("| scheme | op | impl | median ns | median cycles | ratio pqforge/impl |");
+    println!("|---|---|---|---:|---:|---:|");
+    #[cfg(feature = "hqc")]
+    hqc::run(&opts);
+}

@@ -1,0 +1,328 @@
+//! The six HQC parameter sets and their derived sizes.
+//!
+//! Every parameter set is a zero-sized marker type implementing the sealed
+//! [`ParameterSet`] trait. The trait carries the code parameters (n, n1, n2,
+//! weights, RS designed distance), the [`Revision`] of the reference
+//! implementation whose XOF consumption it reproduces, the byte sizes, and
+//! fixed-size array types for polynomials and encodings (stable Rust cannot
+//! write `[u8; P::ENCAPS_KEY_BYTES]` for a generic `P`, so each set names its arrays).
+
+use pqforge_core::{AlgInfo, KatRng, Kind, Status};
+
+/// Bytes of every seed (`seed_kem`, `seed_pke`, `seed_dk`, `seed_ek`, θ).
+pub const SEED_BYTES: usize = 32;
+/// Bytes of the ciphertext salt.
+pub const SALT_BYTES: usize = 16;
+/// Bytes of the shared secret.
+pub const SS_BYTES: usize = 32;
+
+/// Largest RS designed error-correction capability δ over all sets.
+pub(crate) const MAX_DELTA: usize = 29;
+/// Largest Reed-Solomon length n1 over all sets.
+pub(crate) const MAX_N1: usize = 90;
+/// Largest message length k (bytes) over all sets.
+pub(crate) const MAX_K: usize = 32;
+/// Largest fixed weight over all sets.
+pub(crate) const MAX_WEIGHT: usize = 149;
+
+/// Which revision of the official reference implementation a parameter set
+/// reproduces. Both share hashes, formats and sizes; they differ only in how
+/// the XOF stream is consumed while sampling fixed-weight vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Revision {
+    /// `next-release` commit 161cd4f (2026-02-10): plain sequential XOF reads,
+    /// little-endian 24-bit key-generation candidates read 3 bytes at a time.
+    NextRelease161cd4f,
+    /// Tagged v5.0.0 (2025-08-22 specification): every XOF read is padded to
+    /// a multiple of 8 bytes, key-generation candidates are big-endian and
+    /// read in batches of 3·ω bytes.
+    V5_0_0,
+}
+
+impl Revision {
+    /// Whether XOF reads are rounded up to a multiple of 8 bytes.
+    #[must_use]
+    pub const fn pads_xof_reads(self) -> bool {
+        matches!(self, Revision::V5_0_0)
+    }
+
+    /// Whether 24-bit key-generation candidates are big-endian.
+    #[must_use]
+    pub const fn big_endian_candidates(self) -> bool {
+        matches!(self, Revision::V5_0_0)
+    }
+}
+
+/// `ceil(bits / 64)`.
+#[must_use]
+pub const fn words(bits: usize) -> usize {
+    bits.div_ceil(64)
+}
+
+/// `ceil(bits / 8)`.
+#[must_use]
+pub const fn bytes(bits: usize) -> usize {
+    bits.div_ceil(8)
+}
+
+/// Karatsuba recursion stops at this many 64-bit words per operand.
+pub(crate) const KARATSUBA_BASE: usize = 8;
+
+/// Scratch words the portable Karatsuba needs for `n`-word operands.
+#[must_use]
+pub const fn karatsuba_scratch(mut n: usize) -> usize {
+    let mut total = 0;
+    while n > KARATSUBA_BASE {
+        let h = n.div_ceil(2);
+        total += 4 * h;
+        n = h;
+    }
+    total
+}
+
+/// GF(256) multiplication modulo x^8 + x^4 + x^3 + x^2 + 1, for tables built
+/// at compile time on public constants only.
+const fn gf_mul_const(mut a: u8, b: u8) -> u8 {
+    let mut r = 0u8;
+    let mut i = 0;
+    while i < 8 {
+        if (b >> i) & 1 == 1 {
+            r ^= a;
+        }
+        let hi = a >> 7;
+        a <<= 1;
+        if hi == 1 {
+            a ^= 0x1D;
+        }
+        i += 1;
+    }
+    r
+}
+
+/// Coefficients of the RS generator polynomial Π_{i=1..2δ} (x + α^i), low
+/// degree first; entry `2δ` is the leading 1.
+#[must_use]
+pub const fn rs_generator(delta: usize) -> [u8; 2 * MAX_DELTA + 1] {
+    let mut g = [0u8; 2 * MAX_DELTA + 1];
+    g[0] = 1;
+    let mut a = 1u8;
+    let mut i = 0;
+    while i < 2 * delta {
+        a = gf_mul_const(a, 2);
+        // g <- (x + a) * g, degree i -> i + 1
+        let mut j = i + 1;
+        while j > 0 {
+            g[j] = g[j - 1] ^ gf_mul_const(a, g[j]);
+            j -= 1;
+        }
+        g[0] = gf_mul_const(a, g[0]);
+        i += 1;
+    }
+    g
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// An HQC parameter set (sealed: exactly the six sets of this crate).
+pub trait ParameterSet: sealed::Sealed + Sized + 'static {
+    /// Registry metadata.
+    const ALG_INFO: AlgInfo;
+    /// Reference revision whose XOF consumption is reproduced.
+    const REVISION: Revision;
+    /// Length n of the ring F2\[X\]/(X^n - 1).
+    const N: usize;
+    /// Reed-Solomon code length n1 (bytes).
+    const N1: usize;
+    /// Duplicated Reed-Muller code length n2 (bits).
+    const N2: usize;
+    /// Weight ω of the secret vectors x, y.
+    const OMEGA: usize;
+    /// Weight ω_r of r1, r2.
+    const OMEGA_R: usize;
+    /// Weight ω_e of e.
+    const OMEGA_E: usize;
+    /// Error-correction capability δ of the Reed-Solomon code.
+    const DELTA: usize;
+    /// Message (and σ) length k in bytes.
+    const K: usize;
+
+    /// 64-bit words of a ring element.
+    const WORDS: usize = words(Self::N);
+    /// Bytes of an encoded ring element (`s`, `u`).
+    const N_BYTES: usize = bytes(Self::N);
+    /// Bits of the concatenated code n1·n2.
+    const N1N2: usize = Self::N1 * Self::N2;
+    /// Bytes of `v`.
+    const V_BYTES: usize = bytes(Self::N1N2);
+    /// Encapsulation-key bytes: `seed_ek || s`.
+    const ENCAPS_KEY_BYTES: usize = SEED_BYTES + Self::N_BYTES;
+    /// Decapsulation-key bytes: `ek || seed_dk || σ || seed_kem`.
+    const DECAPS_KEY_BYTES: usize = Self::ENCAPS_KEY_BYTES + SEED_BYTES + Self::K + SEED_BYTES;
+    /// Ciphertext bytes: `u || v || salt`.
+    const CIPHERTEXT_BYTES: usize = Self::N_BYTES + Self::V_BYTES + SALT_BYTES;
+    /// Rejection threshold of the key-generation sampler: the largest
+    /// multiple of n not above 2^24.
+    const REJECTION_THRESHOLD: u32 = ((1u32 << 24) / Self::N as u32) * Self::N as u32;
+    /// Barrett constant ⌊2^32 / n⌋.
+    const BARRETT_MU: u64 = (1u64 << 32) / Self::N as u64;
+    /// RS generator polynomial (see [`rs_generator`]).
+    const RS_GEN: [u8; 2 * MAX_DELTA + 1] = rs_generator(Self::DELTA);
+
+    /// A ring element as `WORDS` little-endian 64-bit words.
+    type Poly: Copy + AsRef<[u64]> + AsMut<[u64]>;
+    /// The zero ring element.
+    const POLY_ZERO: Self::Poly;
+    /// Scratch space of the multiplier: the double-length product plus the
+    /// Karatsuba temporaries.
+    type Scratch: AsRef<[u64]> + AsMut<[u64]>;
+    /// Zeroed scratch.
+    const SCRATCH_ZERO: Self::Scratch;
+    /// Encapsulation-key bytes.
+    type PkBytes: Copy + AsRef<[u8]> + AsMut<[u8]>;
+    /// Zeroed encapsulation key.
+    const PK_ZERO: Self::PkBytes;
+    /// Decapsulation-key bytes.
+    type SkBytes: AsRef<[u8]> + AsMut<[u8]>;
+    /// Zeroed decapsulation key.
+    const SK_ZERO: Self::SkBytes;
+    /// Ciphertext bytes.
+    type CtBytes: Copy + AsRef<[u8]> + AsMut<[u8]>;
+    /// Zeroed ciphertext.
+    const CT_ZERO: Self::CtBytes;
+}
+
+/// Defines one parameter-set marker type, its [`ParameterSet`] impl and its
+/// [`pqforge_core::Kem`] impl (which only delegates to the generic code).
+macro_rules! parameter_set {
+    (
+        $(#[$doc:meta])*
+        $ty:ident, $name:literal, $header:literal, $cat:literal, $rev:expr, $revline:expr,
+        n = $n:literal, n1 = $n1:literal, n2 = $n2:literal, omega = $w:literal,
+        omega_r = $wr:literal, omega_e = $we:literal, delta = $d:literal, k = $k:literal
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $ty;
+
+        impl sealed::Sealed for $ty {}
+
+        impl ParameterSet for $ty {
+            const ALG_INFO: AlgInfo = AlgInfo {
+                name: $name,
+                family: "HQC",
+                kind: Kind::Kem,
+                pk_bytes: SEED_BYTES + bytes($n),
+                sk_bytes: SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES,
+                ct_bytes: bytes($n) + bytes($n1 * $n2) + SALT_BYTES,
+                sig_bytes: 0,
+                ss_bytes: SS_BYTES,
+                category: $cat,
+                status: Status::Draft,
+                kat: KatRng::HqcShake256,
+                kat_header: $header,
+                revision: $revline,
+            };
+            const REVISION: Revision = $rev;
+            const N: usize = $n;
+            const N1: usize = $n1;
+            const N2: usize = $n2;
+            const OMEGA: usize = $w;
+            const OMEGA_R: usize = $wr;
+            const OMEGA_E: usize = $we;
+            const DELTA: usize = $d;
+            const K: usize = $k;
+            type Poly = [u64; words($n)];
+            const POLY_ZERO: Self::Poly = [0; words($n)];
+            type Scratch = [u64; 2 * words($n) + karatsuba_scratch(words($n))];
+            // No heap: the multiplier scratch (up to ~43 KB for HQC-5) lives
+            // on the caller's stack.
+            #[allow(clippy::large_stack_arrays)]
+            const SCRATCH_ZERO: Self::Scratch = [0; 2 * words($n) + karatsuba_scratch(words($n))];
+            type PkBytes = [u8; SEED_BYTES + bytes($n)];
+            const PK_ZERO: Self::PkBytes = [0; SEED_BYTES + bytes($n)];
+            type SkBytes = [u8; SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES];
+            const SK_ZERO: Self::SkBytes = [0; SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES];
+            type CtBytes = [u8; bytes($n) + bytes($n1 * $n2) + SALT_BYTES];
+            const CT_ZERO: Self::CtBytes = [0; bytes($n) + bytes($n1 * $n2) + SALT_BYTES];
+        }
+
+        crate::kem::impl_kem!($ty);
+    };
+}
+
+const REV_NEXT: &str = "official reference next-release 161cd4f (2026-02-10), as in liboqs 0.16";
+const REV_V5: &str = "official reference v5.0.0 (2025-08-22 specification)";
+
+parameter_set!(
+    /// HQC-1 (NIST category 1), official reference `next-release` 161cd4f.
+    Hqc1, "hqc-1", "# HQC-1", 1, Revision::NextRelease161cd4f, REV_NEXT,
+    n = 17669, n1 = 46, n2 = 384, omega = 66, omega_r = 75, omega_e = 75, delta = 15, k = 16
+);
+parameter_set!(
+    /// HQC-3 (NIST category 3), official reference `next-release` 161cd4f.
+    Hqc3, "hqc-3", "# HQC-3", 3, Revision::NextRelease161cd4f, REV_NEXT,
+    n = 35851, n1 = 56, n2 = 640, omega = 100, omega_r = 114, omega_e = 114, delta = 16, k = 24
+);
+parameter_set!(
+    /// HQC-5 (NIST category 5), official reference `next-release` 161cd4f.
+    Hqc5, "hqc-5", "# HQC-5", 5, Revision::NextRelease161cd4f, REV_NEXT,
+    n = 57637, n1 = 90, n2 = 640, omega = 131, omega_r = 149, omega_e = 149, delta = 29, k = 32
+);
+parameter_set!(
+    /// HQC-1 (NIST category 1), official reference v5.0.0.
+    Hqc1V5, "hqc-1-v5.0.0", "# HQC-1", 1, Revision::V5_0_0, REV_V5,
+    n = 17669, n1 = 46, n2 = 384, omega = 66, omega_r = 75, omega_e = 75, delta = 15, k = 16
+);
+parameter_set!(
+    /// HQC-3 (NIST category 3), official reference v5.0.0.
+    Hqc3V5, "hqc-3-v5.0.0", "# HQC-3", 3, Revision::V5_0_0, REV_V5,
+    n = 35851, n1 = 56, n2 = 640, omega = 100, omega_r = 114, omega_e = 114, delta = 16, k = 24
+);
+parameter_set!(
+    /// HQC-5 (NIST category 5), official reference v5.0.0.
+    Hqc5V5, "hqc-5-v5.0.0", "# HQC-5", 5, Revision::V5_0_0, REV_V5,
+    n = 57637, n1 = 90, n2 = 640, omega = 131, omega_r = 149, omega_e = 149, delta = 29, k = 32
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(
+            (
+                Hqc1::ENCAPS_KEY_BYTES,
+                Hqc1::DECAPS_KEY_BYTES,
+                Hqc1::CIPHERTEXT_BYTES
+            ),
+            (2241, 2321, 4433)
+        );
+        assert_eq!(
+            (
+                Hqc3::ENCAPS_KEY_BYTES,
+                Hqc3::DECAPS_KEY_BYTES,
+                Hqc3::CIPHERTEXT_BYTES
+            ),
+            (4514, 4602, 8978)
+        );
+        assert_eq!(
+            (
+                Hqc5::ENCAPS_KEY_BYTES,
+                Hqc5::DECAPS_KEY_BYTES,
+                Hqc5::CIPHERTEXT_BYTES
+            ),
+            (7237, 7333, 14421)
+        );
+        assert_eq!(Hqc1::ALG_INFO.pk_bytes, Hqc1::ENCAPS_KEY_BYTES);
+        assert_eq!(Hqc5V5::ALG_INFO.sk_bytes, Hqc5V5::DECAPS_KEY_BYTES);
+        assert_eq!(Hqc3::ALG_INFO.ct_bytes, Hqc3::CIPHERTEXT_BYTES);
+        assert_eq!(Hqc1::REJECTION_THRESHOLD, 16_767_881);
+        // Every n1 - k equals 2δ.
+        assert_eq!(Hqc1::N1 - Hqc1::K, 2 * Hqc1::DELTA);
+        assert_eq!(Hqc3::N1 - Hqc3::K, 2 * Hqc3::DELTA);
+        assert_eq!(Hqc5::N1 - Hqc5::K, 2 * Hqc5::DELTA);
+    }
+}

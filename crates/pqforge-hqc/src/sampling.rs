@@ -1,0 +1,244 @@
+//! The HQC XOF and the vector samplers.
+//!
+//! * [`Xof`]: SHAKE256(seed || 0x01). Under [`Revision::V5_0_0`] every read
+//!   is rounded up to a multiple of 8 bytes and the surplus discarded (the
+//!   v5.0.0 reference squeezes whole 64-bit words).
+//! * [`sample_uniform`]: a uniform ring element (h).
+//! * [`sample_fixed_weight_rejection`]: key-generation sampler for x and y;
+//!   24-bit candidates below the largest multiple of n under 2^24 are reduced
+//!   modulo n (Barrett, no division) and duplicates are redrawn.
+//! * [`sample_fixed_weight_shift`]: encryption sampler for r1, r2 and e;
+//!   position i is `i + ((u32 · (n - i)) >> 32)`, then a backwards pass moves
+//!   duplicates to i (the reference's "algorithm 5"); no rejection at all.
+//!
+//! Support positions are secret. They are turned into bit vectors by
+//! [`write_support`], which touches every word of the output for every
+//! position. The only declassified values are the rejection sampler's
+//! accept bits (below the threshold, not a duplicate): whether a public
+//! number of XOF bytes gets consumed follows from them anyway.
+
+use core::hint::black_box;
+
+use pqforge_core::ct;
+use pqforge_core::ctgrind::declassify_val;
+use pqforge_core::keccak::Shake256;
+
+use crate::params::{MAX_WEIGHT, ParameterSet, Revision};
+
+/// Domain byte of the XOF.
+const XOF_DOMAIN: u8 = 0x01;
+
+/// The HQC extendable-output function on a seed.
+pub(crate) struct Xof {
+    sponge: Shake256,
+    pad8: bool,
+}
+
+impl Xof {
+    /// SHAKE256(seed || 0x01), reading like the reference of `rev`.
+    pub(crate) fn new(seed: &[u8], rev: Revision) -> Self {
+        let mut sponge = Shake256::new();
+        sponge.absorb(seed);
+        sponge.absorb(&[XOF_DOMAIN]);
+        Self {
+            sponge,
+            pad8: rev.pads_xof_reads(),
+        }
+    }
+
+    /// Next `out.len()` bytes (v5.0.0: then skips to a multiple of 8).
+    pub(crate) fn get_bytes(&mut self, out: &mut [u8]) {
+        self.sponge.squeeze(out);
+        let rem = out.len() % 8;
+        if self.pad8 && rem != 0 {
+            let mut waste = [0u8; 8];
+            self.sponge.squeeze(&mut waste[..8 - rem]);
+            zeroize::Zeroize::zeroize(&mut waste);
+        }
+    }
+}
+
+/// A uniformly random ring element: N_BYTES little-endian bytes, bits at
+/// and above n cleared.
+pub(crate) fn sample_uniform<P: ParameterSet>(xof: &mut Xof, out: &mut [u64]) {
+    // The largest N_BYTES is 7205.
+    let mut buf = [0u8; 7208];
+    let buf = &mut buf[..P::N_BYTES];
+    xof.get_bytes(buf);
+    crate::gf2x::load(out, buf, P::N);
+}
+
+/// `1 << s` for a secret `s < 64`, built from shifts by public amounts
+/// (variable shift counts are avoided: memcheck-based checkers flag them,
+/// and some cores run them in data-dependent time).
+#[inline]
+fn one_hot(s: u32) -> u64 {
+    let mut v = 1u64;
+    for b in 0..6 {
+        let m = black_box(u64::from((s >> b) & 1).wrapping_neg());
+        v ^= (v ^ (v << (1u32 << b))) & m;
+    }
+    v
+}
+
+/// Sets the bits at `support` in `out` (cleared first), touching every word
+/// for every position (no secret-dependent memory index or branch).
+pub(crate) fn write_support(out: &mut [u64], support: &[u32]) {
+    let mut idx = [0u32; MAX_WEIGHT];
+    let mut bit = [0u64; MAX_WEIGHT];
+    let w = support.len();
+    for (k, &pos) in support.iter().enumerate() {
+        idx[k] = pos >> 6;
+        bit[k] = one_hot(pos & 63);
+    }
+    for (wi, o) in out.iter_mut().enumerate() {
+        let mut acc = 0u64;
+        for k in 0..w {
+            let d = u64::from(idx[k] ^ wi as u32);
+            // All-ones iff d == 0; black_box keeps LLVM from turning the
+            // mask back into a compare-and-branch (it does otherwise).
+            let hit = black_box(((d | d.wrapping_neg()) >> 63).wrapping_sub(1));
+            acc |= bit[k] & hit;
+        }
+        *o = acc;
+    }
+    zeroize::Zeroize::zeroize(&mut bit);
+}
+
+/// `x mod n` for `x < 2^24` by multiply-shift (no division instruction).
+#[inline]
+fn barrett<P: ParameterSet>(x: u32) -> u32 {
+    let n = P::N as u32;
+    let q = ((u64::from(x) * P::BARRETT_MU) >> 32) as u32;
+    let r = x - q * n;
+    // One conditional subtraction, as a mask.
+    r - (n & !ct::lt_mask_u32(r, n))
+}
+
+/// Key-generation sampler (x, y): `weight` distinct positions in `[0, n)`.
+pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(
+    xof: &mut Xof,
+    out: &mut [u64],
+    weight: usize,
+) {
+    let big_endian = P::REVISION.big_endian_candidates();
+    // v5.0.0 refills a 3·ω-byte buffer (padded read, leftovers of the last
+    // buffer are dropped); 161cd4f reads exactly 3 bytes per candidate, so
+    // the next vector starts right after the last candidate.
+    let batch = if P::REVISION.pads_xof_reads() {
+        3 * weight
+    } else {
+        3
+    };
+    let mut buf = [0u8; 3 * MAX_WEIGHT];
+    let mut support = [0u32; MAX_WEIGHT];
+    let mut j = batch;
+    let mut i = 0;
+    while i < weight {
+        if j == batch {
+            xof.get_bytes(&mut buf[..batch]);
+            j = 0;
+        }
+        let (b0, b1, b2) = (
+            u32::from(buf[j]),
+            u32::from(buf[j + 1]),
+            u32::from(buf[j + 2]),
+        );
+        j += 3;
+        let cand = if big_endian {
+            (b0 << 16) | (b1 << 8) | b2
+        } else {
+            b0 | (b1 << 8) | (b2 << 16)
+        };
+        // Declassified: the accept bit of rejection sampling (the candidate
+        // itself stays secret).
+        let below = declassify_val(ct::lt_mask_u32(cand, P::REJECTION_THRESHOLD));
+        if below == 0 {
+            continue;
+        }
+        let pos = barrett::<P>(cand);
+        let mut dup = 0u32;
+        for &s in &support[..i] {
+            dup |= ct::eq_mask_u32(s, pos);
+        }
+        support[i] = pos;
+        // Declassified: whether the candidate is a duplicate (accept bit of
+        // the rejection loop); the positions stay secret.
+        if declassify_val(black_box(dup)) == 0 {
+            i += 1;
+        }
+    }
+    write_support(out, &support[..weight]);
+    zeroize::Zeroize::zeroize(&mut buf);
+    zeroize::Zeroize::zeroize(&mut support);
+}
+
+/// Encryption sampler (r1, r2, e): `weight` distinct positions in `[0, n)`
+/// from exactly `4·weight` XOF bytes.
+pub(crate) fn sample_fixed_weight_shift<P: ParameterSet>(
+    xof: &mut Xof,
+    out: &mut [u64],
+    weight: usize,
+) {
+    let mut buf = [0u8; 4 * MAX_WEIGHT];
+    let mut support = [0u32; MAX_WEIGHT];
+    xof.get_bytes(&mut buf[..4 * weight]);
+    for i in 0..weight {
+        let r = u32::from_le_bytes([buf[4 * i], buf[4 * i + 1], buf[4 * i + 2], buf[4 * i + 3]]);
+        support[i] = i as u32 + ((u64::from(r) * (P::N - i) as u64) >> 32) as u32;
+    }
+    // Backwards pass: a position equal to a later one becomes i (which no
+    // later position can hold, since position j >= j > i).
+    for i in (0..weight.saturating_sub(1)).rev() {
+        let mut found = 0u32;
+        for j in i + 1..weight {
+            found |= ct::eq_mask_u32(support[j], support[i]);
+        }
+        support[i] ^= found & (support[i] ^ i as u32);
+    }
+    write_support(out, &support[..weight]);
+    zeroize::Zeroize::zeroize(&mut buf);
+    zeroize::Zeroize::zeroize(&mut support);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Hqc1, Hqc5V5};
+
+    fn weight(v: &[u64]) -> u32 {
+        v.iter().map(|w| w.count_ones()).sum()
+    }
+
+    #[test]
+    fn weights_are_exact() {
+        for seed in 0..20u8 {
+            let mut v = [0u64; 901];
+            let mut x = Xof::new(&[seed; 32], Revision::NextRelease161cd4f);
+            sample_fixed_weight_rejection::<Hqc1>(&mut x, &mut v[..277], 66);
+            assert_eq!(weight(&v[..277]), 66);
+            sample_fixed_weight_shift::<Hqc1>(&mut x, &mut v[..277], 75);
+            assert_eq!(weight(&v[..277]), 75);
+            let mut x = Xof::new(&[seed; 32], Revision::V5_0_0);
+            sample_fixed_weight_rejection::<Hqc5V5>(&mut x, &mut v, 131);
+            assert_eq!(weight(&v), 131);
+            sample_fixed_weight_shift::<Hqc5V5>(&mut x, &mut v, 149);
+            assert_eq!(weight(&v), 149);
+        }
+    }
+
+    #[test]
+    fn one_hot_is_shift() {
+        for s in 0..64 {
+            assert_eq!(one_hot(s), 1u64 << s);
+        }
+    }
+
+    #[test]
+    fn barrett_is_mod() {
+        for x in (0..Hqc1::REJECTION_THRESHOLD).step_by(9973) {
+            assert_eq!(barrett::<Hqc1>(x), x % 17669);
+        }
+        assert_eq!(barrett::<Hqc1>(Hqc1::REJECTION_THRESHOLD - 1), 17668);
+    }
+}

@@ -1,0 +1,377 @@
+//! Robustness and regression tests: implicit rejection, non-canonical
+//! encodings, malformed inputs, tampered keys.
+
+use pqforge_core::kat::{HqcPrng, KatSource};
+use pqforge_core::keccak::sha3_256_parts;
+use pqforge_core::{Error, Kem};
+use pqforge_hqc::{ALL, Hqc1, Hqc1V5, Hqc3, Hqc3V5, Hqc5, Hqc5V5, ParameterSet};
+
+fn rng(tag: u8) -> KatSource {
+    KatSource::Hqc(HqcPrng::new(&[tag; 48]))
+}
+
+/// The implicit-rejection key K̄ = J(H(ek) || σ || c) computed from the
+/// encoded key, independently of the library.
+fn rejection_key<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
+    let ek = &sk[..P::ENCAPS_KEY_BYTES];
+    let sigma = &sk[P::ENCAPS_KEY_BYTES + 32..P::ENCAPS_KEY_BYTES + 32 + P::K];
+    let hek = sha3_256_parts(&[ek, &[0x01]]);
+    sha3_256_parts(&[&hek, sigma, ct, &[0x03]])
+}
+
+type Keys<K> = (
+    <K as Kem>::EncapsKey,
+    <K as Kem>::DecapsKey,
+    <K as Kem>::Ciphertext,
+    <K as Kem>::SharedSecret,
+);
+
+fn setup<K: Kem>(tag: u8) -> Keys<K> {
+    let mut r = rng(tag);
+    let (ek, dk) = K::keygen(&mut r);
+    let (ct, ss) = K::encaps(&ek, &mut r);
+    assert_eq!(K::decaps(&dk, &ct).as_ref(), ss.as_ref());
+    (ek, dk, ct, ss)
+}
+
+/// Decapsulates `bytes` and checks the result is exactly K̄ for those bytes.
+fn assert_rejected<K: Kem + ParameterSet>(dk: &K::DecapsKey, bytes: &[u8], honest: &[u8]) {
+    let ct = K::Ciphertext::try_from(bytes).expect("length is right");
+    let k = K::decaps(dk, &ct);
+    assert_eq!(k.as_ref(), rejection_key::<K>(dk.as_ref(), bytes), "not K̄");
+    assert_ne!(k.as_ref(), honest, "honest key leaked");
+}
+
+/// CVE-2024-54137: a tampered ciphertext that still decodes to the same m'
+/// must give K̄, not K(m').
+fn tampered_gives_rejection_key<K: Kem + ParameterSet>() {
+    let (_, dk, ct, ss) = setup::<K>(1);
+    let mut bad = ct.as_ref().to_vec();
+    // One bit of v: far inside the decoding radius, so m' = m.
+    bad[K::N_BYTES + 5] ^= 0x10;
+    assert_rejected::<K>(&dk, &bad, ss.as_ref());
+    // One bit of u.
+    let mut bad = ct.as_ref().to_vec();
+    bad[7] ^= 0x01;
+    assert_rejected::<K>(&dk, &bad, ss.as_ref());
+}
+
+#[test]
+fn cve_2024_54137_all_sets() {
+    tampered_gives_rejection_key::<Hqc1>();
+    tampered_gives_rejection_key::<Hqc3>();
+    tampered_gives_rejection_key::<Hqc5>();
+    tampered_gives_rejection_key::<Hqc1V5>();
+    tampered_gives_rejection_key::<Hqc3V5>();
+    tampered_gives_rejection_key::<Hqc5V5>();
+}
+
+/// CVE-2025-48946: changing only the salt must give implicit rejection, with
+/// a different K̄ per salt.
+fn salt_change<K: Kem + ParameterSet>() {
+    let (_, dk, ct, ss) = setup::<K>(2);
+    let off = K::CT_BYTES - 16;
+    let mut keys = Vec::new();
+    for delta in [1u8, 2, 0x80] {
+        let mut bad = ct.as_ref().to_vec();
+        bad[off + 3] ^= delta;
+        assert_rejected::<K>(&dk, &bad, ss.as_ref());
+        let c = K::Ciphertext::try_from(bad.as_slice()).expect("len");
+        keys.push(K::decaps(&dk, &c).as_ref().to_vec());
+    }
+    assert_ne!(keys[0], keys[1]);
+    assert_ne!(keys[1], keys[2]);
+    assert_ne!(keys[0], keys[2]);
+}
+
+#[test]
+fn cve_2025_48946_salt() {
+    salt_change::<Hqc1>();
+    salt_change::<Hqc3>();
+    salt_change::<Hqc5>();
+    salt_change::<Hqc1V5>();
+}
+
+/// Unused high bits: u's last byte gives implicit rejection, v has none,
+/// s is rejected at import.
+fn high_bits<K: Kem + ParameterSet>() {
+    let (ek, dk, ct, ss) = setup::<K>(3);
+    let unused = 8 * K::N_BYTES - K::N;
+    assert!(unused > 0);
+    assert_eq!(8 * K::V_BYTES, K::N1N2, "v has no unused bits");
+    for b in 8 - unused..8 {
+        let mut bad = ct.as_ref().to_vec();
+        bad[K::N_BYTES - 1] ^= 1 << b;
+        assert_rejected::<K>(&dk, &bad, ss.as_ref());
+
+        let mut bad_ek = ek.as_ref().to_vec();
+        bad_ek[K::PK_BYTES - 1] ^= 1 << b;
+        assert!(matches!(
+            K::EncapsKey::try_from(bad_ek.as_slice()),
+            Err(Error::Encoding(_))
+        ));
+        let mut bad_dk = dk.as_ref().to_vec();
+        bad_dk[K::PK_BYTES - 1] ^= 1 << b;
+        assert!(matches!(
+            K::DecapsKey::try_from(bad_dk.as_slice()),
+            Err(Error::Encoding(_))
+        ));
+    }
+    // The highest used bit of s is accepted by the encoding check.
+    let mut ok_ek = ek.as_ref().to_vec();
+    ok_ek[K::PK_BYTES - 1] ^= 1 << (7 - unused);
+    assert!(K::EncapsKey::try_from(ok_ek.as_slice()).is_ok());
+}
+
+#[test]
+fn non_canonical_high_bits() {
+    high_bits::<Hqc1>();
+    high_bits::<Hqc3>();
+    high_bits::<Hqc5>();
+    high_bits::<Hqc5V5>();
+}
+
+/// Every single-bit flip of a valid HQC-1 ciphertext gives exactly K̄.
+fn all_bit_flips<K: Kem + ParameterSet>()
+where
+    K::DecapsKey: Sync,
+{
+    let (_, dk, ct, ss) = setup::<K>(4);
+    let (ct, ss) = (ct.as_ref().to_vec(), ss.as_ref().to_vec());
+    let bits = 8 * ct.len();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let (dk, ct, ss) = (&dk, &ct, &ss);
+            s.spawn(move || {
+                for bit in (t..bits).step_by(threads) {
+                    let mut bad = ct.clone();
+                    bad[bit / 8] ^= 1 << (bit % 8);
+                    assert_rejected::<K>(dk, &bad, ss);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn every_bit_flip_hqc1() {
+    all_bit_flips::<Hqc1>();
+}
+
+#[test]
+fn wrong_lengths() {
+    let (ek, dk, ct, _) = setup::<Hqc1>(5);
+    for (len, what) in [(0usize, "short"), (1, "one"), (5000, "long")] {
+        let b = vec![0u8; len];
+        assert!(
+            matches!(
+                <Hqc1 as Kem>::EncapsKey::try_from(&b[..]),
+                Err(Error::Length { .. })
+            ),
+            "{what}"
+        );
+        assert!(matches!(
+            <Hqc1 as Kem>::DecapsKey::try_from(&b[..]),
+            Err(Error::Length { .. })
+        ));
+        assert!(matches!(
+            <Hqc1 as Kem>::Ciphertext::try_from(&b[..]),
+            Err(Error::Length { .. })
+        ));
+    }
+    let off_by_one = |v: &[u8]| [v[..v.len() - 1].to_vec(), [v, &[0]].concat()];
+    for b in off_by_one(ek.as_ref()) {
+        assert!(matches!(
+            <Hqc1 as Kem>::EncapsKey::try_from(&b[..]),
+            Err(Error::Length { .. })
+        ));
+    }
+    for b in off_by_one(dk.as_ref()) {
+        assert!(matches!(
+            <Hqc1 as Kem>::DecapsKey::try_from(&b[..]),
+            Err(Error::Length { .. })
+        ));
+    }
+    for b in off_by_one(ct.as_ref()) {
+        assert!(matches!(
+            <Hqc1 as Kem>::Ciphertext::try_from(&b[..]),
+            Err(Error::Length { .. })
+        ));
+    }
+    // Through the dynamic interface, for every set.
+    for alg in ALL {
+        let i = alg.info();
+        let mut r = rng(6);
+        let (mut pk, mut sk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
+        assert!(matches!(
+            alg.keygen(&mut r, &mut pk[1..], &mut sk),
+            Err(Error::Length { .. })
+        ));
+        assert!(matches!(
+            alg.keygen(&mut r, &mut pk, &mut sk[1..]),
+            Err(Error::Length { .. })
+        ));
+        alg.keygen(&mut r, &mut pk, &mut sk).expect("keygen");
+        let (mut c, mut ss) = (vec![0u8; i.ct_bytes], vec![0u8; 32]);
+        assert!(matches!(
+            alg.encaps(&mut r, &pk[1..], &mut c, &mut ss),
+            Err(Error::Length { .. })
+        ));
+        assert!(matches!(
+            alg.encaps(&mut r, &pk, &mut c[1..], &mut ss),
+            Err(Error::Length { .. })
+        ));
+        assert!(matches!(
+            alg.encaps(&mut r, &pk, &mut c, &mut ss[1..]),
+            Err(Error::Length { .. })
+        ));
+        alg.encaps(&mut r, &pk, &mut c, &mut ss).expect("encaps");
+        let mut ss2 = vec![0u8; 32];
+        assert!(matches!(
+            alg.decaps(&sk[1..], &c, &mut ss2),
+            Err(Error::Length { .. })
+        ));
+        assert!(matches!(
+            alg.decaps(&sk, &c[1..], &mut ss2),
+            Err(Error::Length { .. })
+        ));
+        let long = [c.as_slice(), &[0]].concat();
+        assert!(matches!(
+            alg.decaps(&sk, &long, &mut ss2),
+            Err(Error::Length { .. })
+        ));
+        alg.decaps(&sk, &c, &mut ss2).expect("decaps");
+        assert_eq!(ss, ss2, "{}", i.name);
+    }
+}
+
+fn tampered_dk<K: Kem + ParameterSet>() {
+    let (_, dk, _, _) = setup::<K>(7);
+    let sk = dk.as_ref();
+    assert!(K::DecapsKey::try_from(sk).is_ok());
+    // A byte in seed_kem, seed_dk, sigma, seed_ek and s.
+    for pos in [
+        K::SK_BYTES - 1,
+        K::SK_BYTES - 32,
+        K::PK_BYTES,
+        K::PK_BYTES + 32,
+        K::PK_BYTES + 32 + K::K - 1,
+        0,
+        40,
+        K::PK_BYTES - 2,
+    ] {
+        let mut bad = sk.to_vec();
+        bad[pos] ^= 0x01;
+        assert!(
+            matches!(
+                K::DecapsKey::try_from(bad.as_slice()),
+                Err(Error::InvalidKey(_))
+            ),
+            "byte {pos}"
+        );
+    }
+}
+
+#[test]
+fn tampered_decaps_key_rejected() {
+    tampered_dk::<Hqc1>();
+    tampered_dk::<Hqc3V5>();
+    tampered_dk::<Hqc5>();
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut r = HqcPrng::new(b"random inputs");
+    for alg in ALL {
+        let i = alg.info();
+        for _ in 0..4 {
+            let mut pk = vec![0u8; i.pk_bytes];
+            let mut sk = vec![0u8; i.sk_bytes];
+            let mut c = vec![0u8; i.ct_bytes];
+            r.fill(&mut pk);
+            r.fill(&mut sk);
+            r.fill(&mut c);
+            let mut ss = vec![0u8; 32];
+            let mut ct = vec![0u8; i.ct_bytes];
+            let mut kr = rng(8);
+            // Random ek: an encoding error unless the padding bits are zero.
+            match alg.encaps(&mut kr, &pk, &mut ct, &mut ss) {
+                Ok(()) | Err(Error::Encoding(_)) => {}
+                Err(e) => panic!("{}: {e}", i.name),
+            }
+            let last = pk.len() - 1;
+            pk[last] &= 0x07; // padding cleared for every set (n mod 8 >= 3)
+            alg.encaps(&mut kr, &pk, &mut ct, &mut ss)
+                .expect("encaps to random ek");
+            // Random dk: rejected, never a panic.
+            assert!(alg.decaps(&sk, &c, &mut ss).is_err());
+        }
+        // A valid dk with a random ciphertext: K̄, no error.
+        let (mut pk, mut sk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
+        alg.keygen(&mut rng(9), &mut pk, &mut sk).expect("keygen");
+        let mut c = vec![0u8; i.ct_bytes];
+        r.fill(&mut c);
+        let mut ss = vec![0u8; 32];
+        alg.decaps(&sk, &c, &mut ss).expect("decaps of random ct");
+    }
+}
+
+#[test]
+fn registry() {
+    let names: Vec<_> = ALL.iter().map(|a| a.info().name).collect();
+    assert_eq!(
+        names,
+        [
+            "hqc-1",
+            "hqc-3",
+            "hqc-5",
+            "hqc-1-v5.0.0",
+            "hqc-3-v5.0.0",
+            "hqc-5-v5.0.0"
+        ]
+    );
+    for a in ALL {
+        let i = a.info();
+        assert_eq!(i.family, "HQC");
+        assert_eq!(i.sig_bytes, 0);
+        assert_eq!(i.ss_bytes, 32);
+        let ranges = a.sk_public_ranges();
+        assert_eq!(ranges.len(), 1);
+        assert_eq!(ranges[0], 0..i.pk_bytes);
+        assert_eq!(i.kat_header, format!("# HQC-{}", i.category));
+    }
+}
+
+#[test]
+fn derand_matches_randomised() {
+    let mut r = rng(10);
+    let (ek, dk) = Hqc3::keygen(&mut r);
+    let mut r2 = rng(10);
+    let mut seed = [0u8; 32];
+    r2.fill_bytes_for_test(&mut seed);
+    let (ek2, dk2) = Hqc3::keygen_derand(&seed);
+    assert_eq!(ek, ek2);
+    assert_eq!(dk.as_ref(), dk2.as_ref());
+    let (ct, ss) = Hqc3::encaps(&ek, &mut r);
+    let (mut m, mut salt) = ([0u8; 24], [0u8; 16]);
+    r2.fill_bytes_for_test(&mut m);
+    r2.fill_bytes_for_test(&mut salt);
+    let (ct2, ss2) = Hqc3::encaps_derand(&ek, &m, &salt).expect("m has k bytes");
+    assert_eq!(ct, ct2);
+    assert_eq!(ss, ss2);
+    assert!(matches!(
+        Hqc3::encaps_derand(&ek, &m[..16], &salt),
+        Err(Error::Length { .. })
+    ));
+}
+
+trait FillForTest {
+    fn fill_bytes_for_test(&mut self, out: &mut [u8]);
+}
+
+impl FillForTest for KatSource {
+    fn fill_bytes_for_test(&mut self, out: &mut [u8]) {
+        pqforge_core::Rng::fill_bytes(self, out);
+    }
+}
