@@ -27,6 +27,7 @@ extern crate alloc;
 extern crate std;
 
 mod aes;
+pub mod cpu;
 pub mod ct;
 pub mod ctgrind;
 mod dynamic;

@@ -1,4 +1,5 @@
 //! Both KAT generators reproduce the 100 seeds of the official `.req` files.
+#![cfg(feature = "std")]
 
 use pqforge_core::KatRng;
 use pqforge_core::kat::{data_dir, rsp, standard_seeds};

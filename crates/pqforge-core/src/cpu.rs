@@ -1,0 +1,189 @@
+//! Run-time CPU feature detection for `no_std` builds.
+//!
+//! `std::is_x86_feature_detected!` needs `std`; this module asks CPUID
+//! directly (and XGETBV for the operating system's register-state support),
+//! once, and caches the answer in an atomic. Every query is then one relaxed
+//! load.
+//!
+//! A feature counts as available only if the CPU reports it *and* the OS
+//! saves the registers it needs (YMM for AVX2, ZMM and opmask registers for
+//! AVX-512). A feature enabled at compile time (`-C target-feature`) is
+//! reported without asking the CPU.
+//!
+//! ```
+//! if pqforge_core::cpu::avx2() {
+//!     // take the AVX2 path
+//! }
+//! ```
+//!
+//! On other architectures every query returns `false`.
+
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+mod imp {
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    pub const AVX2: u32 = 1 << 0;
+    pub const PCLMULQDQ: u32 = 1 << 1;
+    pub const VPCLMULQDQ: u32 = 1 << 2;
+    pub const AVX512F: u32 = 1 << 3;
+    pub const AVX512BW: u32 = 1 << 4;
+    pub const AVX512VL: u32 = 1 << 5;
+    pub const BMI2: u32 = 1 << 6;
+    /// Set once the probe has run.
+    const DONE: u32 = 1 << 31;
+
+    static CACHE: AtomicU32 = AtomicU32::new(0);
+
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::{__cpuid, __cpuid_count, CpuidResult};
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::{__cpuid, __cpuid_count, CpuidResult};
+
+    #[allow(unsafe_code, unused_unsafe)]
+    fn cpuid(leaf: u32, sub: u32) -> CpuidResult {
+        // SAFETY: CPUID exists on every x86_64 CPU and on every x86 CPU Rust
+        // supports (i586 and later); it only reads identification registers.
+        unsafe {
+            if sub == 0 {
+                __cpuid(leaf)
+            } else {
+                __cpuid_count(leaf, sub)
+            }
+        }
+    }
+
+    /// XCR0, the OS-enabled register-state mask. Call only if OSXSAVE is set.
+    #[allow(unsafe_code)]
+    fn xcr0() -> u64 {
+        let (lo, hi): (u32, u32);
+        // SAFETY: XGETBV with ECX = 0 is valid whenever CPUID reports OSXSAVE
+        // (the only caller checks it); it reads XCR0 and nothing else.
+        unsafe {
+            core::arch::asm!(
+                "xgetbv",
+                in("ecx") 0u32,
+                out("eax") lo,
+                out("edx") hi,
+                options(nomem, nostack, preserves_flags),
+            );
+        }
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    fn probe() -> u32 {
+        let mut f = 0;
+        let max_leaf = cpuid(0, 0).eax;
+        let l1 = cpuid(1, 0);
+        if l1.ecx & (1 << 1) != 0 {
+            f |= PCLMULQDQ;
+        }
+        let osxsave = l1.ecx & (1 << 27) != 0;
+        let avx = l1.ecx & (1 << 28) != 0;
+        if max_leaf < 7 || !osxsave {
+            return f;
+        }
+        let x = xcr0();
+        let ymm_ok = x & 0b110 == 0b110; // SSE and AVX state
+        let zmm_ok = ymm_ok && x & 0b1110_0000 == 0b1110_0000; // opmask, ZMM_Hi256, Hi16_ZMM
+        let l7 = cpuid(7, 0);
+        if l7.ebx & (1 << 8) != 0 {
+            f |= BMI2;
+        }
+        if avx && ymm_ok {
+            if l7.ebx & (1 << 5) != 0 {
+                f |= AVX2;
+            }
+            if l7.ecx & (1 << 10) != 0 && f & PCLMULQDQ != 0 {
+                f |= VPCLMULQDQ;
+            }
+            if zmm_ok && l7.ebx & (1 << 16) != 0 {
+                f |= AVX512F;
+                if l7.ebx & (1 << 30) != 0 {
+                    f |= AVX512BW;
+                }
+                if l7.ebx & (1 << 31) != 0 {
+                    f |= AVX512VL;
+                }
+            }
+        }
+        f
+    }
+
+    #[inline]
+    pub fn features() -> u32 {
+        let c = CACHE.load(Ordering::Relaxed);
+        if c & DONE != 0 {
+            return c;
+        }
+        let f = probe() | DONE;
+        CACHE.store(f, Ordering::Relaxed);
+        f
+    }
+}
+
+macro_rules! feature_fn {
+    ($(#[$doc:meta])* $name:ident, $bit:ident, $tf:literal) => {
+        $(#[$doc])*
+        #[inline]
+        #[must_use]
+        pub fn $name() -> bool {
+            #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+            {
+                cfg!(target_feature = $tf) || imp::features() & imp::$bit != 0
+            }
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+            {
+                false
+            }
+        }
+    };
+}
+
+feature_fn!(
+    /// AVX2 (and the OS saves YMM registers).
+    avx2, AVX2, "avx2"
+);
+feature_fn!(
+    /// BMI2 (`pdep`, `pext`, `mulx`, ...).
+    bmi2, BMI2, "bmi2"
+);
+feature_fn!(
+    /// PCLMULQDQ (carry-less multiplication on XMM registers).
+    pclmulqdq, PCLMULQDQ, "pclmulqdq"
+);
+feature_fn!(
+    /// VPCLMULQDQ (carry-less multiplication on YMM/ZMM registers; implies AVX).
+    vpclmulqdq, VPCLMULQDQ, "vpclmulqdq"
+);
+feature_fn!(
+    /// AVX-512 Foundation (and the OS saves ZMM and opmask registers).
+    avx512f, AVX512F, "avx512f"
+);
+feature_fn!(
+    /// AVX-512 Byte and Word instructions.
+    avx512bw, AVX512BW, "avx512bw"
+);
+feature_fn!(
+    /// AVX-512 Vector Length extensions (AVX-512 on YMM/XMM registers).
+    avx512vl, AVX512VL, "avx512vl"
+);
+
+#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
+mod tests {
+    #[test]
+    fn agrees_with_std() {
+        assert_eq!(super::avx2(), std::is_x86_feature_detected!("avx2"));
+        assert_eq!(super::bmi2(), std::is_x86_feature_detected!("bmi2"));
+        assert_eq!(
+            super::pclmulqdq(),
+            std::is_x86_feature_detected!("pclmulqdq")
+        );
+        assert_eq!(
+            super::vpclmulqdq(),
+            std::is_x86_feature_detected!("vpclmulqdq")
+        );
+        assert_eq!(super::avx512f(), std::is_x86_feature_detected!("avx512f"));
+        assert_eq!(super::avx512bw(), std::is_x86_feature_detected!("avx512bw"));
+        assert_eq!(super::avx512vl(), std::is_x86_feature_detected!("avx512vl"));
+    }
+}
