@@ -34,15 +34,17 @@ pub fn medians(rows: &[Row], path: &Path) -> Result<(), Box<dyn std::error::Erro
         .margin(10)
         .x_label_area_size(60)
         .y_label_area_size(70)
-        .build_cartesian_2d(0f64..algs.len() as f64, (min..max).log_scale())?;
+        .build_cartesian_2d(-0.5f64..algs.len() as f64 - 0.5, (min..max).log_scale())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(algs.len() + 1)
+        .x_labels(algs.len())
         .x_label_formatter(&|x| {
-            let i = x.floor() as usize;
-            if (*x - x.floor() - 0.5).abs() < 0.01 || x.fract() == 0.0 {
-                algs.get(i).map_or(String::new(), |s| (*s).to_string())
+            // Groups are centred on integers: label those, nothing else.
+            let r = x.round();
+            if (x - r).abs() < 0.01 && r >= 0.0 {
+                algs.get(r as usize)
+                    .map_or(String::new(), |s| (*s).to_string())
             } else {
                 String::new()
             }
@@ -60,7 +62,7 @@ pub fn medians(rows: &[Row], path: &Path) -> Result<(), Box<dyn std::error::Erro
             };
             (slot == k).then(|| {
                 let g = algs.iter().position(|a| *a == r.alg).unwrap_or(0) as f64;
-                let x0 = g + 0.1 + 0.27 * k as f64;
+                let x0 = g - 0.4 + 0.27 * k as f64;
                 Rectangle::new([(x0, min), (x0 + 0.25, us(r))], color.filled())
             })
         });
