@@ -34,6 +34,8 @@ mod dynamic;
 mod error;
 pub mod kat;
 pub mod keccak;
+#[cfg(feature = "rustcrypto")]
+pub mod rustcrypto;
 mod traits;
 
 pub use dynamic::{AlgInfo, DynKem, DynSig, KatRng, KemAlg, Kind, SigAlg, Status};

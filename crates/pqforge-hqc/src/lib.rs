@@ -53,6 +53,8 @@ mod gf2x;
 mod kem;
 pub mod params;
 mod rs;
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
 mod sampling;
 pub mod types;
 

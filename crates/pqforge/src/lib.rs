@@ -27,8 +27,9 @@
 //! ```
 //!
 //! Cargo features: one per scheme family (all on by default), `std` (KAT
-//! writer, self-test), `ctgrind` (valgrind markers for the constant-time
-//! harness; never in production builds).
+//! writer, self-test), `rustcrypto` (RustCrypto `kem` traits), `ctgrind`
+//! (valgrind markers for the constant-time harness; never in production
+//! builds).
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "std")]
@@ -42,6 +43,11 @@ pub use pqforge_core::{
     Status, ct, ctgrind, kat, keccak,
 };
 pub use registry::{Algorithm, ParseAlgorithmError, Scheme};
+
+/// RustCrypto `kem` trait implementations for the typed KEMs (feature
+/// `rustcrypto`): `RcKem<pqforge::hqc::Hqc1>` implements `kem::Kem`.
+#[cfg(feature = "rustcrypto")]
+pub use pqforge_core::rustcrypto;
 
 /// HQC-1/3/5 (typed API).
 #[cfg(feature = "hqc")]
