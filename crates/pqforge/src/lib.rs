@@ -52,3 +52,7 @@ pub use pqforge_core::rustcrypto;
 /// HQC-1/3/5 (typed API).
 #[cfg(feature = "hqc")]
 pub use pqforge_hqc as hqc;
+
+/// Falcon-512/1024, round 3 (typed API).
+#[cfg(feature = "falcon")]
+pub use pqforge_falcon as falcon;

@@ -82,6 +82,14 @@ algorithms! {
     Hqc3V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_3_V5);
     /// HQC-5, tagged reference v5.0.0.
     Hqc5V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_5_V5);
+    /// Falcon-512, round 3 (v1.2), compressed signatures.
+    Falcon512, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_512);
+    /// Falcon-1024, round 3 (v1.2), compressed signatures.
+    Falcon1024, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_1024);
+    /// Falcon-512, round 3 (v1.2), signatures padded to 666 bytes.
+    FalconPadded512, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_PADDED_512);
+    /// Falcon-1024, round 3 (v1.2), signatures padded to 1280 bytes.
+    FalconPadded1024, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_PADDED_1024);
 }
 
 impl Algorithm {

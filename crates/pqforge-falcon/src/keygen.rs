@@ -1,0 +1,202 @@
+//! Key pair generation (Falcon specification v1.2, Algorithm 4 "NTRUGen",
+//! as implemented by the round-3 reference): f, g from a discrete Gaussian
+//! driven by SHAKE256, the Gram-Schmidt norm check, h = g/f mod q, and the
+//! NTRU solver for F (G is recomputed when signing).
+
+use crate::codec::MAX_FG_BITS;
+use crate::ct_util::declassify_bool;
+use crate::fft;
+use crate::fpr::{self, Fpr};
+use crate::ntru::solve_ntru;
+use crate::rng::shake_u64;
+use crate::vrfy::compute_public;
+use pqforge_core::keccak::Shake256;
+
+/// Cumulative distribution table of the Gaussian for keygen at n = 1024
+/// (sigma = 1.17 sqrt(q / 2048)), scaled to 2^63; Falcon round-3 reference
+/// `keygen.c` (`gauss_1024_12289`).
+const GAUSS_1024_12289: [u64; 27] = [
+    1283868770400643928,
+    6416574995475331444,
+    4078260278032692663,
+    2353523259288686585,
+    1227179971273316331,
+    575931623374121527,
+    242543240509105209,
+    91437049221049666,
+    30799446349977173,
+    9255276791179340,
+    2478152334826140,
+    590642893610164,
+    125206034929641,
+    23590435911403,
+    3948334035941,
+    586753615614,
+    77391054539,
+    9056793210,
+    940121950,
+    86539696,
+    7062824,
+    510971,
+    32764,
+    1862,
+    94,
+    4,
+    0,
+];
+
+/// One coefficient: the sum of 2^(10-logn) samples of the n = 1024
+/// distribution (so the variance matches sigma for this n). CT.
+fn mkgauss(rng: &mut Shake256, logn: u32) -> i32 {
+    let g = 1u32 << (10 - logn);
+    let mut val = 0i32;
+    for _ in 0..g {
+        // The first word gives the sign and the "zero" decision (table
+        // entry 0 is the half-probability of 0); the second word is looked
+        // up in the tail.
+        let mut r = shake_u64(rng);
+        let neg = (r >> 63) as u32;
+        r &= !(1u64 << 63);
+        let mut f = (r.wrapping_sub(GAUSS_1024_12289[0]) >> 63) as u32;
+        let mut v = 0u32;
+        let mut r = shake_u64(rng);
+        r &= !(1u64 << 63);
+        for (k, &c) in GAUSS_1024_12289.iter().enumerate().skip(1) {
+            let t = ((r.wrapping_sub(c) >> 63) as u32) ^ 1;
+            v |= (k as u32) & (t & (f ^ 1)).wrapping_neg();
+            f |= t;
+        }
+        v = (v ^ neg.wrapping_neg()).wrapping_add(neg);
+        val = val.wrapping_add(v as i32);
+    }
+    val
+}
+
+/// A small polynomial with coefficients in [-127, 127] and odd parity of
+/// the coefficient sum (so that the resultant with X^n+1 is odd).
+fn poly_small_mkgauss(rng: &mut Shake256, f: &mut [i8], logn: u32) {
+    let n = 1usize << logn;
+    let mut mod2 = 0u32;
+    let mut u = 0;
+    while u < n {
+        let s = mkgauss(rng, logn);
+        // CT: rejection-sampling decisions, declassified (as in the
+        // reference, which restarts on the same conditions).
+        let out_of_range = (s.wrapping_add(127) as u32) > 254;
+        if declassify_bool(out_of_range) {
+            continue;
+        }
+        let parity = (s & 1) as u32;
+        if u == n - 1 {
+            if declassify_bool((mod2 ^ parity) == 0) {
+                continue;
+            }
+        } else {
+            mod2 ^= parity;
+        }
+        f[u] = s as i8;
+        u += 1;
+    }
+}
+
+/// Sum of squares of the coefficients (saturating to 2^32-1).
+fn poly_small_sqnorm(f: &[i8]) -> u32 {
+    let mut s = 0u32;
+    let mut ng = 0u32;
+    for &x in f {
+        let z = i32::from(x);
+        s = s.wrapping_add((z * z) as u32);
+        ng |= s;
+    }
+    s | (ng >> 31).wrapping_neg()
+}
+
+/// Generates (f, g, F, h) from the seeded SHAKE256 `rng`.
+/// Scratch: `tmp` >= 8n words, `ftmp` >= 3n values.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn keygen(
+    rng: &mut Shake256,
+    f: &mut [i8],
+    g: &mut [i8],
+    ff: &mut [i8],
+    h: &mut [u16],
+    logn: u32,
+    tmp: &mut [u32],
+    ftmp: &mut [Fpr],
+) {
+    let n = 1usize << logn;
+    loop {
+        poly_small_mkgauss(rng, &mut f[..n], logn);
+        poly_small_mkgauss(rng, &mut g[..n], logn);
+
+        // Coefficients must fit the secret-key encoding.
+        let lim = 1i32 << (MAX_FG_BITS[logn as usize] - 1);
+        let mut bad = 0u32;
+        for &x in f[..n].iter().chain(&g[..n]) {
+            // |x| >= lim is bad.
+            bad |= pqforge_core::ct::lt_mask_u32(
+                (2 * lim - 2) as u32,
+                (i32::from(x) + lim - 1) as u32,
+            );
+        }
+        // CT: keygen rejection bit.
+        if declassify_bool(bad != 0) {
+            continue;
+        }
+
+        // ||(g, -f)||^2 must be below 1.17^2 q.
+        let normf = poly_small_sqnorm(&f[..n]);
+        let normg = poly_small_sqnorm(&g[..n]);
+        let norm = normf.wrapping_add(normg) | ((normf | normg) >> 31).wrapping_neg();
+        // CT: keygen rejection bit.
+        if declassify_bool(norm >= 16823) {
+            continue;
+        }
+
+        // The orthogonalised vector (q adj(f), q adj(g)) / (f adj(f) + g
+        // adj(g)) must also be short.
+        {
+            let (rt1, rest) = ftmp.split_at_mut(n);
+            let (rt2, rest) = rest.split_at_mut(n);
+            let rt3 = &mut rest[..n];
+            for u in 0..n {
+                rt1[u] = Fpr::of(i64::from(f[u]));
+                rt2[u] = Fpr::of(i64::from(g[u]));
+            }
+            fft::fft(rt1, logn);
+            fft::fft(rt2, logn);
+            fft::invnorm2_fft(rt3, rt1, rt2, logn);
+            fft::adj_fft(rt1, logn);
+            fft::adj_fft(rt2, logn);
+            fft::mulconst(rt1, fpr::Q, logn);
+            fft::mulconst(rt2, fpr::Q, logn);
+            fft::mul_autoadj_fft(rt1, rt3, logn);
+            fft::mul_autoadj_fft(rt2, rt3, logn);
+            fft::ifft(rt1, logn);
+            fft::ifft(rt2, logn);
+            let mut bnorm = fpr::ZERO;
+            for u in 0..n {
+                bnorm = bnorm + rt1[u].sqr();
+                bnorm = bnorm + rt2[u].sqr();
+            }
+            // CT: keygen rejection bit.
+            if declassify_bool(!bnorm.lt(fpr::BNORM_MAX)) {
+                continue;
+            }
+        }
+
+        {
+            let mut t16 = [0u16; 1024];
+            let ok = compute_public(h, &f[..n], &g[..n], logn, &mut t16);
+            if !ok {
+                continue;
+            }
+        }
+
+        let lim = (1i32 << (crate::codec::MAX_FG_BITS_BIG[logn as usize] - 1)) - 1;
+        if !solve_ntru(logn, ff, &f[..n], &g[..n], lim, tmp, ftmp) {
+            continue;
+        }
+        break;
+    }
+}

@@ -1,0 +1,857 @@
+//! Solving the NTRU equation f G - g F = q (Falcon specification v1.2,
+//! Algorithm 6, in the recursive "field norm" form of the round-3 reference
+//! implementation: RNS + NTT for the big resultants, a constant-time binary
+//! extended GCD at the deepest level, and Babai reduction with approximate
+//! floating-point quotients at each level going back up).
+//!
+//! Big integers are arrays of 31-bit limbs; a polynomial with `len`-limb
+//! coefficients is stored coefficient-major (coefficient u at u*len). The
+//! layouts of the intermediate buffers differ from the reference, but every
+//! value is computed by the same sequence of operations, so the output
+//! (F, G) is identical.
+//!
+//! Scratch: `tmp` (u32) holds the persistent F, G at its start between
+//! levels; `ftmp` (Fpr) is separate.
+
+use crate::fft;
+use crate::fpr::{self, Fpr};
+use crate::zint::{
+    intt, intt_ext, modp_add, modp_mkgm2, modp_montymul, modp_ninv31, modp_norm, modp_poly_rec_res,
+    modp_r2, modp_rx, modp_set, modp_sub, ntt, ntt_ext, prime, zint_add_scaled_mul_small,
+    zint_bezout, zint_mod_small_signed, zint_mul_small, zint_one_to_plain, zint_rebuild_crt,
+    zint_sub_scaled,
+};
+
+/// Maximum limbs of f, g at each depth (index: depth 0..=10).
+const MAX_BL_SMALL: [usize; 11] = [1, 1, 2, 2, 4, 7, 14, 27, 53, 106, 209];
+/// Maximum limbs of the unreduced F, G at each depth.
+const MAX_BL_LARGE: [usize; 10] = [2, 2, 5, 7, 12, 21, 40, 78, 157, 308];
+/// Average and standard deviation of the bit length of f, g coefficients at
+/// each depth (measured by the reference authors).
+const BITLENGTH: [(i32, i32); 11] = [
+    (4, 0),
+    (11, 1),
+    (24, 1),
+    (50, 1),
+    (102, 1),
+    (202, 2),
+    (401, 4),
+    (794, 5),
+    (1577, 8),
+    (3138, 13),
+    (6308, 25),
+];
+/// Up to this depth, F - k f is computed with NTT; deeper, schoolbook.
+const DEPTH_INT_FG: u32 = 4;
+
+/// Per-prime constants.
+#[derive(Clone, Copy)]
+struct Pc {
+    p: u32,
+    p0i: u32,
+    r2: u32,
+    g: u32,
+}
+
+fn pc(i: usize) -> Pc {
+    let sp = prime(i);
+    let p0i = modp_ninv31(sp.p);
+    Pc {
+        p: sp.p,
+        p0i,
+        r2: modp_r2(sp.p, p0i),
+        g: sp.g,
+    }
+}
+
+#[inline(always)]
+fn mm(a: u32, b: u32, c: Pc) -> u32 {
+    modp_montymul(a, b, c.p, c.p0i)
+}
+
+/// One step of the field-norm descent: from f, g at depth `depth` (size
+/// 2^logn, slen limbs, NTT/RNS form if `in_ntt`) to N(f), N(g) at depth+1
+/// (tlen limbs, NTT/RNS form if `out_ntt`). Input at data[0..], output at
+/// data[0..].
+fn make_fg_step(data: &mut [u32], logn: u32, depth: usize, in_ntt: bool, out_ntt: bool) {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let slen = MAX_BL_SMALL[depth];
+    let tlen = MAX_BL_SMALL[depth + 1];
+    data.copy_within(0..2 * n * slen, n * tlen);
+    let (out, rest) = data.split_at_mut(n * tlen);
+    let (fd, gd) = out.split_at_mut(hn * tlen);
+    let (fsgs, scratch) = rest.split_at_mut(2 * n * slen);
+    let (fs, gs) = fsgs.split_at_mut(n * slen);
+
+    // Residues modulo the first slen primes are already there.
+    {
+        let (gm, r) = scratch.split_at_mut(n);
+        let (igm, r) = r.split_at_mut(n);
+        let t1 = &mut r[..n];
+        for u in 0..slen {
+            let c = pc(u);
+            modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+            for (src, dst) in [(&mut *fs, &mut *fd), (&mut *gs, &mut *gd)] {
+                for v in 0..n {
+                    t1[v] = src[v * slen + u];
+                }
+                if !in_ntt {
+                    ntt(t1, gm, logn, c.p, c.p0i);
+                }
+                for v in 0..hn {
+                    dst[v * tlen + u] = mm(mm(t1[v << 1], t1[(v << 1) + 1], c), c.r2, c);
+                }
+                if in_ntt {
+                    intt_ext(src, u, slen, igm, logn, c.p, c.p0i);
+                }
+            }
+            if !out_ntt {
+                intt_ext(fd, u, tlen, igm, logn - 1, c.p, c.p0i);
+                intt_ext(gd, u, tlen, igm, logn - 1, c.p, c.p0i);
+            }
+        }
+    }
+
+    // Plain big integers, then the residues for the extra primes.
+    zint_rebuild_crt(fs, slen, slen, n, true, scratch);
+    zint_rebuild_crt(gs, slen, slen, n, true, scratch);
+    let (gm, r) = scratch.split_at_mut(n);
+    let (igm, r) = r.split_at_mut(n);
+    let t1 = &mut r[..n];
+    for u in slen..tlen {
+        let c = pc(u);
+        let rx = modp_rx(slen as u32, c.p, c.p0i, c.r2);
+        modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+        for (src, dst) in [(&*fs, &mut *fd), (&*gs, &mut *gd)] {
+            for v in 0..n {
+                t1[v] = zint_mod_small_signed(&src[v * slen..(v + 1) * slen], c.p, c.p0i, c.r2, rx);
+            }
+            ntt(t1, gm, logn, c.p, c.p0i);
+            for v in 0..hn {
+                dst[v * tlen + u] = mm(mm(t1[v << 1], t1[(v << 1) + 1], c), c.r2, c);
+            }
+        }
+        if !out_ntt {
+            intt_ext(fd, u, tlen, igm, logn - 1, c.p, c.p0i);
+            intt_ext(gd, u, tlen, igm, logn - 1, c.p, c.p0i);
+        }
+    }
+}
+
+/// f, g at depth `depth` (from the top-level small f, g), into data[0..]:
+/// f then g, MAX_BL_SMALL[depth] limbs each, RNS + NTT form if `out_ntt`.
+fn make_fg(data: &mut [u32], f: &[i8], g: &[i8], logn: u32, depth: u32, out_ntt: bool) {
+    let n = 1usize << logn;
+    let c0 = pc(0);
+    for u in 0..n {
+        data[u] = modp_set(i32::from(f[u]), c0.p);
+        data[n + u] = modp_set(i32::from(g[u]), c0.p);
+    }
+    if depth == 0 && out_ntt {
+        let (fg, rest) = data.split_at_mut(2 * n);
+        let (gm, rest) = rest.split_at_mut(n);
+        let igm = &mut rest[..n];
+        modp_mkgm2(gm, igm, logn, c0.g, c0.p, c0.p0i);
+        let (ft, gt) = fg.split_at_mut(n);
+        ntt(ft, gm, logn, c0.p, c0.p0i);
+        ntt(gt, gm, logn, c0.p, c0.p0i);
+        return;
+    }
+    if depth == 0 {
+        return;
+    }
+    if depth == 1 {
+        make_fg_step(data, logn, 0, false, out_ntt);
+        return;
+    }
+    make_fg_step(data, logn, 0, false, true);
+    for d in 1..depth - 1 {
+        make_fg_step(data, logn - d, d as usize, true, true);
+    }
+    make_fg_step(data, logn - depth + 1, depth as usize - 1, true, out_ntt);
+}
+
+/// Deepest level (constant polynomials): Res(f), Res(g), then F, G from
+/// the extended GCD, times q. Output F, G (len limbs each) at tmp[0..].
+fn solve_deepest(logn_top: u32, f: &[i8], g: &[i8], tmp: &mut [u32]) -> bool {
+    let len = MAX_BL_SMALL[logn_top as usize];
+    let (fgp, rest) = tmp.split_at_mut(2 * len);
+    make_fg(rest, f, g, logn_top, logn_top, false);
+    let (fpgp, t1) = rest.split_at_mut(2 * len);
+    zint_rebuild_crt(fpgp, len, len, 2, false, t1);
+    let (ffp, ggp) = fgp.split_at_mut(len);
+    let (fp, gp) = fpgp.split_at(len);
+    // f G - g F = 1 (u = G, v = F).
+    if !zint_bezout(ggp, ffp, fp, gp, len, t1) {
+        return false;
+    }
+    let c1 = zint_mul_small(ffp, 12289);
+    let c2 = zint_mul_small(ggp, 12289);
+    // CT: overflow of F, G is a keygen rejection condition.
+    !crate::ct_util::declassify_bool((c1 | c2) != 0)
+}
+
+/// Converts big integers (the top `flen` limbs given, coefficient u at
+/// f[u*fstride..]) to floating point.
+fn poly_big_to_fp(d: &mut [Fpr], f: &[u32], flen: usize, fstride: usize, logn: u32) {
+    let n = 1usize << logn;
+    if flen == 0 {
+        d[..n].fill(fpr::ZERO);
+        return;
+    }
+    for u in 0..n {
+        let fu = &f[u * fstride..u * fstride + flen];
+        let neg = (fu[flen - 1] >> 30).wrapping_neg();
+        let xm = neg >> 1;
+        let mut cc = neg & 1;
+        let mut x = fpr::ZERO;
+        let mut fsc = fpr::ONE;
+        for &w in fu {
+            let mut w = (w ^ xm).wrapping_add(cc);
+            cc = w >> 31;
+            w &= 0x7FFF_FFFF;
+            w = w.wrapping_sub((w << 1) & neg);
+            x = x + Fpr::of(i64::from(w as i32)) * fsc;
+            fsc = fsc * fpr::PTWO31;
+        }
+        d[u] = x;
+    }
+}
+
+/// F -= (k f) * 2^(31 sch + scl) mod X^n+1, schoolbook.
+#[allow(clippy::too_many_arguments)]
+fn poly_sub_scaled(
+    ff: &mut [u32],
+    fflen: usize,
+    ffstride: usize,
+    f: &[u32],
+    flen: usize,
+    fstride: usize,
+    k: &[i32],
+    sch: usize,
+    scl: u32,
+    logn: u32,
+) {
+    let n = 1usize << logn;
+    for u in 0..n {
+        let mut kf = k[u].wrapping_neg();
+        let mut xo = u * ffstride;
+        let mut yo = 0;
+        for v in 0..n {
+            zint_add_scaled_mul_small(&mut ff[xo..xo + fflen], &f[yo..yo + flen], kf, sch, scl);
+            if u + v == n - 1 {
+                xo = 0;
+                kf = kf.wrapping_neg();
+            } else {
+                xo += ffstride;
+            }
+            yo += fstride;
+        }
+    }
+}
+
+/// As [`poly_sub_scaled`], computing k f with RNS + NTT. `tmp`: n (flen+4).
+#[allow(clippy::too_many_arguments)]
+fn poly_sub_scaled_ntt(
+    ff: &mut [u32],
+    fflen: usize,
+    ffstride: usize,
+    f: &[u32],
+    flen: usize,
+    fstride: usize,
+    k: &[i32],
+    sch: usize,
+    scl: u32,
+    logn: u32,
+    tmp: &mut [u32],
+) {
+    let n = 1usize << logn;
+    let tlen = flen + 1;
+    let (gm, rest) = tmp.split_at_mut(n);
+    let (igm, rest) = rest.split_at_mut(n);
+    let (fk, t1) = rest.split_at_mut(n * tlen);
+    for u in 0..tlen {
+        let c = pc(u);
+        let rx = modp_rx(flen as u32, c.p, c.p0i, c.r2);
+        modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+        for v in 0..n {
+            t1[v] = modp_set(k[v], c.p);
+        }
+        ntt(t1, gm, logn, c.p, c.p0i);
+        for v in 0..n {
+            fk[v * tlen + u] =
+                zint_mod_small_signed(&f[v * fstride..v * fstride + flen], c.p, c.p0i, c.r2, rx);
+        }
+        ntt_ext(fk, u, tlen, gm, logn, c.p, c.p0i);
+        for v in 0..n {
+            let x = fk[v * tlen + u];
+            fk[v * tlen + u] = mm(mm(t1[v], x, c), c.r2, c);
+        }
+        intt_ext(fk, u, tlen, igm, logn, c.p, c.p0i);
+    }
+    zint_rebuild_crt(fk, tlen, tlen, n, true, t1);
+    for u in 0..n {
+        zint_sub_scaled(
+            &mut ff[u * ffstride..u * ffstride + fflen],
+            &fk[u * tlen..(u + 1) * tlen],
+            sch,
+            scl,
+        );
+    }
+}
+
+/// Given F', G' at depth+1 (tmp[0..], dlen limbs), computes F, G at depth
+/// (tmp[0..], slen limbs), reduced against f, g (Babai).
+fn solve_intermediate(
+    logn_top: u32,
+    f: &[i8],
+    g: &[i8],
+    depth: u32,
+    tmp: &mut [u32],
+    ftmp: &mut [Fpr],
+) -> bool {
+    let logn = logn_top - depth;
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let d = depth as usize;
+    let slen = MAX_BL_SMALL[d];
+    let dlen = MAX_BL_SMALL[d + 1];
+    let llen = MAX_BL_LARGE[d];
+
+    // Layout: [Ft | Gt] (n llen each) | [ft | gt] (n slen each) | [Fd | Gd]
+    // (hn dlen each) | scratch.
+    let a = 2 * hn * dlen;
+    make_fg(&mut tmp[a..], f, g, logn_top, depth, true);
+    let o_ft = 2 * n * llen;
+    tmp.copy_within(a..a + 2 * n * slen, o_ft);
+    let o_fd = o_ft + 2 * n * slen;
+    tmp.copy_within(0..a, o_fd);
+    let o_t1 = o_fd + a;
+
+    let (big, rest) = tmp.split_at_mut(o_ft);
+    let (fgt, rest) = rest.split_at_mut(2 * n * slen);
+    let (fdgd, t1) = rest.split_at_mut(o_t1 - o_fd);
+    let (ft_big, gt_big) = big.split_at_mut(n * llen);
+    let (ft, gt) = fgt.split_at_mut(n * slen);
+    let (fd, gd) = fdgd.split_at(hn * dlen);
+
+    // F', G' modulo each of the llen primes.
+    for u in 0..llen {
+        let c = pc(u);
+        let rx = modp_rx(dlen as u32, c.p, c.p0i, c.r2);
+        for v in 0..hn {
+            ft_big[v * llen + u] =
+                zint_mod_small_signed(&fd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
+            gt_big[v * llen + u] =
+                zint_mod_small_signed(&gd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
+        }
+    }
+
+    // F = F'(x^2) g(-x), G = G'(x^2) f(-x), prime by prime.
+    for u in 0..llen {
+        let c = pc(u);
+        if u == slen {
+            zint_rebuild_crt(ft, slen, slen, n, true, t1);
+            zint_rebuild_crt(gt, slen, slen, n, true, t1);
+        }
+        let (gm, rest) = t1.split_at_mut(n);
+        let (igm, rest) = rest.split_at_mut(n);
+        let (fx, rest) = rest.split_at_mut(n);
+        let (gx, rest) = rest.split_at_mut(n);
+        let (fp, rest) = rest.split_at_mut(hn);
+        let gp = &mut rest[..hn];
+        modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+        if u < slen {
+            for v in 0..n {
+                fx[v] = ft[v * slen + u];
+                gx[v] = gt[v * slen + u];
+            }
+            intt_ext(ft, u, slen, igm, logn, c.p, c.p0i);
+            intt_ext(gt, u, slen, igm, logn, c.p, c.p0i);
+        } else {
+            let rx = modp_rx(slen as u32, c.p, c.p0i, c.r2);
+            for v in 0..n {
+                fx[v] = zint_mod_small_signed(&ft[v * slen..(v + 1) * slen], c.p, c.p0i, c.r2, rx);
+                gx[v] = zint_mod_small_signed(&gt[v * slen..(v + 1) * slen], c.p, c.p0i, c.r2, rx);
+            }
+            ntt(fx, gm, logn, c.p, c.p0i);
+            ntt(gx, gm, logn, c.p, c.p0i);
+        }
+        for v in 0..hn {
+            fp[v] = ft_big[v * llen + u];
+            gp[v] = gt_big[v * llen + u];
+        }
+        ntt(fp, gm, logn - 1, c.p, c.p0i);
+        ntt(gp, gm, logn - 1, c.p, c.p0i);
+        for v in 0..hn {
+            let (ft_a, ft_b) = (fx[v << 1], fx[(v << 1) + 1]);
+            let (gt_a, gt_b) = (gx[v << 1], gx[(v << 1) + 1]);
+            let m_fp = mm(fp[v], c.r2, c);
+            let m_gp = mm(gp[v], c.r2, c);
+            let o = (v << 1) * llen + u;
+            ft_big[o] = mm(gt_b, m_fp, c);
+            ft_big[o + llen] = mm(gt_a, m_fp, c);
+            gt_big[o] = mm(ft_b, m_gp, c);
+            gt_big[o + llen] = mm(ft_a, m_gp, c);
+        }
+        intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
+        intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
+    }
+    zint_rebuild_crt(ft_big, llen, llen, n, true, t1);
+    zint_rebuild_crt(gt_big, llen, llen, n, true, t1);
+
+    // Babai reduction, with floating-point approximations of the top limbs.
+    // The old F', G' area (and beyond) is reused as scratch.
+    let (big, rest) = tmp.split_at_mut(o_ft);
+    let (fgt, t1) = rest.split_at_mut(2 * n * slen);
+    let (ft_big, gt_big) = big.split_at_mut(n * llen);
+    let (ft, gt) = fgt.split_at(n * slen);
+    // Intermediate levels have n <= 256 (depth >= 2, or logn_top <= 2).
+    let mut k = [0i32; 256];
+    let k = &mut k[..n];
+
+    let (rt1, rest) = ftmp.split_at_mut(n);
+    let (rt2, rest) = rest.split_at_mut(n);
+    let (rt3, rest) = rest.split_at_mut(n);
+    let (rt4, rest) = rest.split_at_mut(n);
+    let rt5 = &mut rest[..hn];
+
+    let rlen = slen.min(10);
+    poly_big_to_fp(rt3, &ft[slen - rlen..], rlen, slen, logn);
+    poly_big_to_fp(rt4, &gt[slen - rlen..], rlen, slen, logn);
+    let scale_fg = 31 * (slen - rlen) as i32;
+    let (avg, std) = BITLENGTH[d];
+    let minbl_fg = avg - 6 * std;
+    let maxbl_fg = avg + 6 * std;
+    fft::fft(rt3, logn);
+    fft::fft(rt4, logn);
+    fft::invnorm2_fft(rt5, rt3, rt4, logn);
+    fft::adj_fft(rt3, logn);
+    fft::adj_fft(rt4, logn);
+
+    let mut fglen = llen;
+    let mut maxbl_big = 31 * llen as i32;
+    let mut scale_k = maxbl_big - minbl_fg;
+    loop {
+        let rlen = fglen.min(10);
+        let scale_big = 31 * (fglen - rlen) as i32;
+        poly_big_to_fp(rt1, &ft_big[fglen - rlen..], rlen, llen, logn);
+        poly_big_to_fp(rt2, &gt_big[fglen - rlen..], rlen, llen, logn);
+        fft::fft(rt1, logn);
+        fft::fft(rt2, logn);
+        fft::mul_fft(rt1, rt3, logn);
+        fft::mul_fft(rt2, rt4, logn);
+        fft::add(rt2, rt1, logn);
+        fft::mul_autoadj_fft(rt2, rt5, logn);
+        fft::ifft(rt2, logn);
+
+        // k = round((F adj(f) + G adj(g)) / (f adj(f) + g adj(g)) * 2^-dc).
+        let mut dc = scale_k - scale_big + scale_fg;
+        let mut pt = if dc < 0 {
+            dc = -dc;
+            fpr::TWO
+        } else {
+            fpr::ONEHALF
+        };
+        let mut pdc = fpr::ONE;
+        while dc != 0 {
+            if dc & 1 != 0 {
+                pdc = pdc * pt;
+            }
+            dc >>= 1;
+            pt = pt.sqr();
+        }
+        let mut bad = false;
+        for u in 0..n {
+            let xv = rt2[u] * pdc;
+            bad |= !fpr::MTWO31M1.lt(xv) | !xv.lt(fpr::PTWO31M1);
+            k[u] = xv.rint() as i32;
+        }
+        // CT: out-of-range quotient is a keygen rejection condition.
+        if crate::ct_util::declassify_bool(bad) {
+            return false;
+        }
+
+        let sch = (scale_k / 31) as usize;
+        let scl = (scale_k % 31) as u32;
+        if depth <= DEPTH_INT_FG {
+            poly_sub_scaled_ntt(ft_big, fglen, llen, ft, slen, slen, k, sch, scl, logn, t1);
+            poly_sub_scaled_ntt(gt_big, fglen, llen, gt, slen, slen, k, sch, scl, logn, t1);
+        } else {
+            poly_sub_scaled(ft_big, fglen, llen, ft, slen, slen, k, sch, scl, logn);
+            poly_sub_scaled(gt_big, fglen, llen, gt, slen, slen, k, sch, scl, logn);
+        }
+
+        let new_maxbl = scale_k + maxbl_fg + 10;
+        if new_maxbl < maxbl_big {
+            maxbl_big = new_maxbl;
+            if fglen as i32 * 31 >= maxbl_big + 31 {
+                fglen -= 1;
+            }
+        }
+        if scale_k <= 0 {
+            break;
+        }
+        scale_k = (scale_k - 25).max(0);
+    }
+
+    // Sign-extend to slen limbs, then compact to stride slen.
+    if fglen < slen {
+        for u in 0..n {
+            for x in [&mut *ft_big, &mut *gt_big] {
+                let row = &mut x[u * llen..];
+                let sw = (row[fglen - 1] >> 30).wrapping_neg() >> 1;
+                row[fglen..slen].fill(sw);
+            }
+        }
+    }
+    for u in 0..2 * n {
+        tmp.copy_within(u * llen..u * llen + slen, u * slen);
+    }
+    true
+}
+
+/// Depth 1 (from depth 2), with F, G small enough for one-limb results and
+/// a single floating-point reduction. Output F, G (one word each, plain
+/// two's complement) at tmp[0..n], tmp[n..2n] (n = 2^(logn_top-1)).
+fn solve_binary_depth1(
+    logn_top: u32,
+    f: &[i8],
+    g: &[i8],
+    tmp: &mut [u32],
+    ftmp: &mut [Fpr],
+) -> bool {
+    let depth = 1usize;
+    let n_top = 1usize << logn_top;
+    let logn = logn_top - 1;
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let slen = MAX_BL_SMALL[depth];
+    let dlen = MAX_BL_SMALL[depth + 1];
+    let llen = MAX_BL_LARGE[depth];
+
+    // Input F', G' at tmp[0..n dlen]; residues of F', G' go after them,
+    // then move to the front.
+    let a = 2 * hn * dlen;
+    {
+        let (fdgd, rest) = tmp.split_at_mut(a);
+        let (fd, gd) = fdgd.split_at(hn * dlen);
+        let (ft_big, rest) = rest.split_at_mut(n * llen);
+        let gt_big = &mut rest[..n * llen];
+        for u in 0..llen {
+            let c = pc(u);
+            let rx = modp_rx(dlen as u32, c.p, c.p0i, c.r2);
+            for v in 0..hn {
+                ft_big[v * llen + u] =
+                    zint_mod_small_signed(&fd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
+                gt_big[v * llen + u] =
+                    zint_mod_small_signed(&gd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
+            }
+        }
+    }
+    tmp.copy_within(a..a + 2 * n * llen, 0);
+
+    // Layout: [Ft | Gt] (n llen each) | [ft | gt] (n slen each) | scratch.
+    let (big, rest) = tmp.split_at_mut(2 * n * llen);
+    let (fgt, t1) = rest.split_at_mut(2 * n * slen);
+    let (ft_big, gt_big) = big.split_at_mut(n * llen);
+    let (ft, gt) = fgt.split_at_mut(n * slen);
+    for u in 0..llen {
+        let c = pc(u);
+        let (gm, r) = t1.split_at_mut(n_top);
+        let (igm, r) = r.split_at_mut(n_top);
+        let (fx, r) = r.split_at_mut(n_top);
+        let (gx, r) = r.split_at_mut(n_top);
+        let (fp, r) = r.split_at_mut(hn);
+        let gp = &mut r[..hn];
+        modp_mkgm2(gm, igm, logn_top, c.g, c.p, c.p0i);
+        for v in 0..n_top {
+            fx[v] = modp_set(i32::from(f[v]), c.p);
+            gx[v] = modp_set(i32::from(g[v]), c.p);
+        }
+        ntt(fx, gm, logn_top, c.p, c.p0i);
+        ntt(gx, gm, logn_top, c.p, c.p0i);
+        let mut e = logn_top;
+        while e > logn {
+            modp_poly_rec_res(fx, e, c.p, c.p0i, c.r2);
+            modp_poly_rec_res(gx, e, c.p, c.p0i, c.r2);
+            e -= 1;
+        }
+        // The first n entries of the size-n_top tables are the size-n tables.
+        for v in 0..hn {
+            fp[v] = ft_big[v * llen + u];
+            gp[v] = gt_big[v * llen + u];
+        }
+        ntt(fp, gm, logn - 1, c.p, c.p0i);
+        ntt(gp, gm, logn - 1, c.p, c.p0i);
+        for v in 0..hn {
+            let (ft_a, ft_b) = (fx[v << 1], fx[(v << 1) + 1]);
+            let (gt_a, gt_b) = (gx[v << 1], gx[(v << 1) + 1]);
+            let m_fp = mm(fp[v], c.r2, c);
+            let m_gp = mm(gp[v], c.r2, c);
+            let o = (v << 1) * llen + u;
+            ft_big[o] = mm(gt_b, m_fp, c);
+            ft_big[o + llen] = mm(gt_a, m_fp, c);
+            gt_big[o] = mm(ft_b, m_gp, c);
+            gt_big[o + llen] = mm(ft_a, m_gp, c);
+        }
+        intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
+        intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
+        if u < slen {
+            intt(&mut fx[..n], igm, logn, c.p, c.p0i);
+            intt(&mut gx[..n], igm, logn, c.p, c.p0i);
+            for v in 0..n {
+                ft[v * slen + u] = fx[v];
+                gt[v * slen + u] = gx[v];
+            }
+        }
+    }
+    zint_rebuild_crt(big, llen, llen, n << 1, true, t1);
+    zint_rebuild_crt(fgt, slen, slen, n << 1, true, t1);
+    let (ft_big, gt_big) = big.split_at(n * llen);
+    let (ft, gt) = fgt.split_at(n * slen);
+
+    let (rt1, rest) = ftmp.split_at_mut(n);
+    let (rt2, rest) = rest.split_at_mut(n);
+    let (rt3, rest) = rest.split_at_mut(n);
+    let (rt4, rest) = rest.split_at_mut(n);
+    let (rt5, rest) = rest.split_at_mut(n);
+    let rt6 = &mut rest[..n];
+    poly_big_to_fp(rt1, ft_big, llen, llen, logn);
+    poly_big_to_fp(rt2, gt_big, llen, llen, logn);
+    poly_big_to_fp(rt3, ft, slen, slen, logn);
+    poly_big_to_fp(rt4, gt, slen, slen, logn);
+    fft::fft(rt1, logn);
+    fft::fft(rt2, logn);
+    fft::fft(rt3, logn);
+    fft::fft(rt4, logn);
+    fft::add_muladj_fft(rt5, rt1, rt2, rt3, rt4, logn);
+    fft::invnorm2_fft(rt6, rt3, rt4, logn);
+    fft::mul_autoadj_fft(rt5, rt6, logn);
+    fft::ifft(rt5, logn);
+    let mut bad = false;
+    for z in rt5.iter_mut() {
+        bad |= !z.lt(fpr::PTWO63M1) | !fpr::MTWO63M1.lt(*z);
+        *z = Fpr::of(z.rint());
+    }
+    // CT: out-of-range quotient is a keygen rejection condition.
+    if crate::ct_util::declassify_bool(bad) {
+        return false;
+    }
+    fft::fft(rt5, logn);
+    fft::mul_fft(rt3, rt5, logn);
+    fft::mul_fft(rt4, rt5, logn);
+    fft::sub(rt1, rt3, logn);
+    fft::sub(rt2, rt4, logn);
+    fft::ifft(rt1, logn);
+    fft::ifft(rt2, logn);
+    for u in 0..n {
+        tmp[u] = rt1[u].rint() as u32;
+        tmp[n + u] = rt2[u].rint() as u32;
+    }
+    true
+}
+
+/// Top level (depth 0): F, G from the depth-1 solution, reduced with one
+/// floating-point Babai step, all modulo the first prime (the result is
+/// small). Output F, G (plain i32 as u32) at tmp[0..n], tmp[n..2n].
+fn solve_binary_depth0(logn: u32, f: &[i8], g: &[i8], tmp: &mut [u32], ftmp: &mut [Fpr]) -> bool {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let c = pc(0);
+    let (p, p0i, r2) = (c.p, c.p0i, c.r2);
+
+    {
+        let (fpgp, rest) = tmp.split_at_mut(n);
+        let (ft, rest) = rest.split_at_mut(n);
+        let (gt, rest) = rest.split_at_mut(n);
+        let (gm, rest) = rest.split_at_mut(n);
+        let igm = &mut rest[..n];
+        modp_mkgm2(gm, igm, logn, c.g, p, p0i);
+        for x in fpgp.iter_mut() {
+            *x = modp_set(zint_one_to_plain(*x), p);
+        }
+        let (fp, gp) = fpgp.split_at_mut(hn);
+        ntt(fp, gm, logn - 1, p, p0i);
+        ntt(gp, gm, logn - 1, p, p0i);
+        for u in 0..n {
+            ft[u] = modp_set(i32::from(f[u]), p);
+            gt[u] = modp_set(i32::from(g[u]), p);
+        }
+        ntt(ft, gm, logn, p, p0i);
+        ntt(gt, gm, logn, p, p0i);
+        // F = F'(x^2) g(-x), G = G'(x^2) f(-x) (unreduced, mod p).
+        for u in (0..n).step_by(2) {
+            let (ft_a, ft_b) = (ft[u], ft[u + 1]);
+            let (gt_a, gt_b) = (gt[u], gt[u + 1]);
+            let m_fp = mm(fp[u >> 1], r2, c);
+            let m_gp = mm(gp[u >> 1], r2, c);
+            ft[u] = mm(gt_b, m_fp, c);
+            ft[u + 1] = mm(gt_a, m_fp, c);
+            gt[u] = mm(ft_b, m_gp, c);
+            gt[u + 1] = mm(ft_a, m_gp, c);
+        }
+        intt(ft, igm, logn, p, p0i);
+        intt(gt, igm, logn, p, p0i);
+    }
+    tmp.copy_within(n..3 * n, 0);
+
+    // Fp, Gp (n each) | t1..t5 (n each).
+    let (fp, rest) = tmp.split_at_mut(n);
+    let (gp, rest) = rest.split_at_mut(n);
+    let (t1, rest) = rest.split_at_mut(n);
+    let (t2, rest) = rest.split_at_mut(n);
+    let (t3, rest) = rest.split_at_mut(n);
+    let (t4, rest) = rest.split_at_mut(n);
+    let t5 = &mut rest[..n];
+    modp_mkgm2(t1, t2, logn, c.g, p, p0i);
+    ntt(fp, t1, logn, p, p0i);
+    ntt(gp, t1, logn, p, p0i);
+
+    // t2 = F adj(f) + G adj(g), t3 = f adj(f) + g adj(g) (mod p).
+    let load_adj = |t4: &mut [u32], t5: &mut [u32], x: &[i8]| {
+        t4[0] = modp_set(i32::from(x[0]), p);
+        t5[0] = t4[0];
+        for u in 1..n {
+            t4[u] = modp_set(i32::from(x[u]), p);
+            t5[n - u] = modp_set(-i32::from(x[u]), p);
+        }
+    };
+    load_adj(t4, t5, f);
+    ntt(t4, t1, logn, p, p0i);
+    ntt(t5, t1, logn, p, p0i);
+    for u in 0..n {
+        let w = mm(t5[u], r2, c);
+        t2[u] = mm(w, fp[u], c);
+        t3[u] = mm(w, t4[u], c);
+    }
+    load_adj(t4, t5, g);
+    ntt(t4, t1, logn, p, p0i);
+    ntt(t5, t1, logn, p, p0i);
+    for u in 0..n {
+        let w = mm(t5[u], r2, c);
+        t2[u] = modp_add(t2[u], mm(w, gp[u], c), p);
+        t3[u] = modp_add(t3[u], mm(w, t4[u], c), p);
+    }
+    modp_mkgm2(t1, t4, logn, c.g, p, p0i);
+    intt(t2, t4, logn, p, p0i);
+    intt(t3, t4, logn, p, p0i);
+
+    // k = round(t2 / t3) in floating point (t3 is self-adjoint: real FFT).
+    let (rt2, rest) = ftmp.split_at_mut(n);
+    let rt3 = &mut rest[..n];
+    for u in 0..n {
+        rt3[u] = Fpr::of(i64::from(modp_norm(t3[u], p)));
+    }
+    fft::fft(rt3, logn);
+    rt2[..hn].copy_from_slice(&rt3[..hn]);
+    for u in 0..n {
+        rt3[u] = Fpr::of(i64::from(modp_norm(t2[u], p)));
+    }
+    fft::fft(rt3, logn);
+    fft::div_autoadj_fft(rt3, rt2, logn);
+    fft::ifft(rt3, logn);
+    for u in 0..n {
+        t1[u] = modp_set(rt3[u].rint() as i32, p);
+    }
+
+    // F -= k f, G -= k g.
+    modp_mkgm2(t2, t3, logn, c.g, p, p0i);
+    for u in 0..n {
+        t4[u] = modp_set(i32::from(f[u]), p);
+        t5[u] = modp_set(i32::from(g[u]), p);
+    }
+    ntt(t1, t2, logn, p, p0i);
+    ntt(t4, t2, logn, p, p0i);
+    ntt(t5, t2, logn, p, p0i);
+    for u in 0..n {
+        let kw = mm(t1[u], r2, c);
+        fp[u] = modp_sub(fp[u], mm(kw, t4[u], c), p);
+        gp[u] = modp_sub(gp[u], mm(kw, t5[u], c), p);
+    }
+    intt(fp, t3, logn, p, p0i);
+    intt(gp, t3, logn, p, p0i);
+    for u in 0..n {
+        fp[u] = modp_norm(fp[u], p) as u32;
+        gp[u] = modp_norm(gp[u], p) as u32;
+    }
+    true
+}
+
+/// Solves f G - g F = q for F (and G, internally), with |F|, |G| <= lim.
+/// Returns false (keygen retries) on any failure.
+/// Scratch: `tmp` >= 8n words, `ftmp` >= 3n values.
+pub(crate) fn solve_ntru(
+    logn: u32,
+    ff_out: &mut [i8],
+    f: &[i8],
+    g: &[i8],
+    lim: i32,
+    tmp: &mut [u32],
+    ftmp: &mut [Fpr],
+) -> bool {
+    let n = 1usize << logn;
+    if !solve_deepest(logn, f, g, tmp) {
+        return false;
+    }
+    if logn <= 2 {
+        for depth in (0..logn).rev() {
+            if !solve_intermediate(logn, f, g, depth, tmp, ftmp) {
+                return false;
+            }
+        }
+    } else {
+        for depth in (2..logn).rev() {
+            if !solve_intermediate(logn, f, g, depth, tmp, ftmp) {
+                return false;
+            }
+        }
+        if !solve_binary_depth1(logn, f, g, tmp, ftmp) {
+            return false;
+        }
+        if !solve_binary_depth0(logn, f, g, tmp, ftmp) {
+            return false;
+        }
+    }
+
+    // F, G to small integers, bounded by lim.
+    let mut gg = [0i8; 1024];
+    let mut bad = 0u32;
+    for u in 0..n {
+        let zf = zint_one_to_plain(tmp[u]);
+        let zg = zint_one_to_plain(tmp[n + u]);
+        bad |= pqforge_core::ct::lt_mask_u32(2 * lim as u32, zf.wrapping_add(lim) as u32);
+        bad |= pqforge_core::ct::lt_mask_u32(2 * lim as u32, zg.wrapping_add(lim) as u32);
+        ff_out[u] = zf as i8;
+        gg[u] = zg as i8;
+    }
+
+    // Check f G - g F = q modulo the first prime.
+    let c = pc(0);
+    let (gt, rest) = tmp.split_at_mut(n);
+    let (ft, rest) = rest.split_at_mut(n);
+    let (gtt, rest) = rest.split_at_mut(n);
+    let (fft_, rest) = rest.split_at_mut(n);
+    let (gm, rest) = rest.split_at_mut(n);
+    let igm = &mut rest[..n];
+    modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+    for u in 0..n {
+        gt[u] = modp_set(i32::from(gg[u]), c.p);
+        ft[u] = modp_set(i32::from(f[u]), c.p);
+        gtt[u] = modp_set(i32::from(g[u]), c.p);
+        fft_[u] = modp_set(i32::from(ff_out[u]), c.p);
+    }
+    ntt(ft, gm, logn, c.p, c.p0i);
+    ntt(gtt, gm, logn, c.p, c.p0i);
+    ntt(fft_, gm, logn, c.p, c.p0i);
+    ntt(gt, gm, logn, c.p, c.p0i);
+    let r = mm(12289, 1, c);
+    for u in 0..n {
+        let z = modp_sub(mm(ft[u], gt[u], c), mm(gtt[u], fft_[u], c), c.p);
+        bad |= !pqforge_core::ct::eq_mask_u32(z, r);
+    }
+    zeroize::Zeroize::zeroize(&mut gg);
+    // CT: keygen rejection bit.
+    !crate::ct_util::declassify_bool(bad != 0)
+}

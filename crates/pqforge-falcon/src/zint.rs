@@ -1,0 +1,628 @@
+//! Arithmetic for the NTRU solver: 31-bit small primes (Montgomery, R =
+//! 2^31), NTT modulo those primes, and big integers stored as little-endian
+//! arrays of 31-bit limbs (two's complement in the top limb's bit 30).
+//!
+//! Everything here is constant time: no branch or index depends on the
+//! values, only on lengths. The algorithms follow the Falcon round-3
+//! reference `keygen.c` (same operation sequence, so that the keys come out
+//! identical).
+
+use crate::tables::{PRIMES, SmallPrime};
+
+/// The i-th solver prime.
+#[inline(always)]
+pub(crate) fn prime(i: usize) -> SmallPrime {
+    PRIMES[i]
+}
+
+/// Bit-reversal of a 10-bit index.
+#[inline(always)]
+fn rev10(x: usize) -> usize {
+    ((x as u32).reverse_bits() >> 22) as usize
+}
+
+/// x (signed, |x| < p) as a value mod p.
+#[inline(always)]
+pub(crate) fn modp_set(x: i32, p: u32) -> u32 {
+    let w = x as u32;
+    w.wrapping_add(p & (w >> 31).wrapping_neg())
+}
+
+/// Normalises x mod p into the signed range (-p/2, p/2].
+#[inline(always)]
+pub(crate) fn modp_norm(x: u32, p: u32) -> i32 {
+    let m = (x.wrapping_sub((p + 1) >> 1) >> 31).wrapping_sub(1);
+    x.wrapping_sub(p & m) as i32
+}
+
+/// -1/p mod 2^31.
+pub(crate) fn modp_ninv31(p: u32) -> u32 {
+    let mut y = 2u32.wrapping_sub(p);
+    for _ in 0..4 {
+        y = y.wrapping_mul(2u32.wrapping_sub(p.wrapping_mul(y)));
+    }
+    0x7FFF_FFFF & y.wrapping_neg()
+}
+
+/// R = 2^31 mod p.
+#[inline(always)]
+pub(crate) fn modp_r(p: u32) -> u32 {
+    (1u32 << 31) - p
+}
+
+#[inline(always)]
+pub(crate) fn modp_add(a: u32, b: u32, p: u32) -> u32 {
+    let d = a.wrapping_add(b).wrapping_sub(p);
+    d.wrapping_add(p & (d >> 31).wrapping_neg())
+}
+
+#[inline(always)]
+pub(crate) fn modp_sub(a: u32, b: u32, p: u32) -> u32 {
+    let d = a.wrapping_sub(b);
+    d.wrapping_add(p & (d >> 31).wrapping_neg())
+}
+
+/// a * b / 2^31 mod p.
+#[inline(always)]
+pub(crate) fn modp_montymul(a: u32, b: u32, p: u32, p0i: u32) -> u32 {
+    let z = u64::from(a) * u64::from(b);
+    let w = ((z.wrapping_mul(u64::from(p0i))) & 0x7FFF_FFFF) * u64::from(p);
+    let d = ((z + w) >> 31) as u32;
+    let d = d.wrapping_sub(p);
+    d.wrapping_add(p & (d >> 31).wrapping_neg())
+}
+
+/// 2^62 mod p (R^2 in Montgomery representation).
+pub(crate) fn modp_r2(p: u32, p0i: u32) -> u32 {
+    let mut z = modp_r(p);
+    z = modp_add(z, z, p);
+    for _ in 0..5 {
+        z = modp_montymul(z, z, p, p0i);
+    }
+    (z + (p & (z & 1).wrapping_neg())) >> 1
+}
+
+/// 2^(31 x) mod p (Montgomery representation of 2^(31 (x-1))); x public.
+pub(crate) fn modp_rx(x: u32, p: u32, p0i: u32, r2: u32) -> u32 {
+    let x = x - 1;
+    let mut r = r2;
+    let mut z = modp_r(p);
+    let mut i = 0;
+    while (1u32 << i) <= x {
+        if (x & (1u32 << i)) != 0 {
+            z = modp_montymul(z, r, p, p0i);
+        }
+        r = modp_montymul(r, r, p, p0i);
+        i += 1;
+    }
+    z
+}
+
+/// a / b mod p (b != 0), by exponentiation to p - 2. `r` = 2^31 mod p.
+pub(crate) fn modp_div(a: u32, b: u32, p: u32, p0i: u32, r: u32) -> u32 {
+    let e = p - 2;
+    let mut z = r;
+    for i in (0..=30).rev() {
+        z = modp_montymul(z, z, p, p0i);
+        let z2 = modp_montymul(z, b, p, p0i);
+        z ^= (z ^ z2) & ((e >> i) & 1).wrapping_neg();
+    }
+    z = modp_montymul(z, 1, p, p0i);
+    modp_montymul(a, z, p, p0i)
+}
+
+/// Twiddle tables for the NTT of size 2^logn mod p, bit-reversed order,
+/// Montgomery representation: gm (forward) and igm (inverse).
+pub(crate) fn modp_mkgm2(gm: &mut [u32], igm: &mut [u32], logn: u32, g: u32, p: u32, p0i: u32) {
+    let n = 1usize << logn;
+    let r2 = modp_r2(p, p0i);
+    let mut g = modp_montymul(g, r2, p, p0i);
+    for _ in logn..10 {
+        g = modp_montymul(g, g, p, p0i);
+    }
+    let ig = modp_div(r2, g, p, p0i, modp_r(p));
+    let k = 10 - logn;
+    let mut x1 = modp_r(p);
+    let mut x2 = x1;
+    for u in 0..n {
+        let v = rev10(u << k);
+        gm[v] = x1;
+        igm[v] = x2;
+        x1 = modp_montymul(x1, g, p, p0i);
+        x2 = modp_montymul(x2, ig, p, p0i);
+    }
+}
+
+/// Forward NTT of the values a[off + k*stride], k < 2^logn.
+pub(crate) fn ntt_ext(
+    a: &mut [u32],
+    off: usize,
+    stride: usize,
+    gm: &[u32],
+    logn: u32,
+    p: u32,
+    p0i: u32,
+) {
+    if logn == 0 {
+        return;
+    }
+    let n = 1usize << logn;
+    let mut t = n;
+    let mut m = 1;
+    while m < n {
+        let ht = t >> 1;
+        let mut v1 = 0;
+        for u in 0..m {
+            let s = gm[m + u];
+            let mut r1 = off + v1 * stride;
+            let mut r2 = r1 + ht * stride;
+            for _ in 0..ht {
+                let x = a[r1];
+                let y = modp_montymul(a[r2], s, p, p0i);
+                a[r1] = modp_add(x, y, p);
+                a[r2] = modp_sub(x, y, p);
+                r1 += stride;
+                r2 += stride;
+            }
+            v1 += t;
+        }
+        t = ht;
+        m <<= 1;
+    }
+}
+
+/// Inverse NTT of the values a[off + k*stride], k < 2^logn (with the 1/n
+/// scaling).
+pub(crate) fn intt_ext(
+    a: &mut [u32],
+    off: usize,
+    stride: usize,
+    igm: &[u32],
+    logn: u32,
+    p: u32,
+    p0i: u32,
+) {
+    if logn == 0 {
+        return;
+    }
+    let n = 1usize << logn;
+    let mut t = 1;
+    let mut m = n;
+    while m > 1 {
+        let hm = m >> 1;
+        let dt = t << 1;
+        let mut v1 = 0;
+        for u in 0..hm {
+            let s = igm[hm + u];
+            let mut r1 = off + v1 * stride;
+            let mut r2 = r1 + t * stride;
+            for _ in 0..t {
+                let x = a[r1];
+                let y = a[r2];
+                a[r1] = modp_add(x, y, p);
+                a[r2] = modp_montymul(modp_sub(x, y, p), s, p, p0i);
+                r1 += stride;
+                r2 += stride;
+            }
+            v1 += dt;
+        }
+        t = dt;
+        m = hm;
+    }
+    let ni = 1u32 << (31 - logn);
+    let mut r = off;
+    for _ in 0..n {
+        a[r] = modp_montymul(a[r], ni, p, p0i);
+        r += stride;
+    }
+}
+
+/// Contiguous forward NTT.
+#[inline]
+pub(crate) fn ntt(a: &mut [u32], gm: &[u32], logn: u32, p: u32, p0i: u32) {
+    ntt_ext(a, 0, 1, gm, logn, p, p0i);
+}
+
+/// Contiguous inverse NTT.
+#[inline]
+pub(crate) fn intt(a: &mut [u32], igm: &[u32], logn: u32, p: u32, p0i: u32) {
+    intt_ext(a, 0, 1, igm, logn, p, p0i);
+}
+
+/// NTT representation of f(x) of degree < 2^logn to that of N(f)(x^2) =
+/// f(x) f(-x) of half size (in place, first half).
+pub(crate) fn modp_poly_rec_res(f: &mut [u32], logn: u32, p: u32, p0i: u32, r2: u32) {
+    let hn = 1usize << (logn - 1);
+    for u in 0..hn {
+        let w0 = f[u << 1];
+        let w1 = f[(u << 1) + 1];
+        f[u] = modp_montymul(modp_montymul(w0, w1, p, p0i), r2, p, p0i);
+    }
+}
+
+/// a -= b when ctl = 1 (a unchanged when ctl = 0); returns the borrow.
+pub(crate) fn zint_sub(a: &mut [u32], b: &[u32], len: usize, ctl: u32) -> u32 {
+    let mut cc = 0u32;
+    // CT: black_box stops LLVM from specialising the loop on ctl.
+    let m = core::hint::black_box(ctl.wrapping_neg());
+    for u in 0..len {
+        let aw = a[u];
+        let w = aw.wrapping_sub(b[u]).wrapping_sub(cc);
+        cc = w >> 31;
+        a[u] = aw ^ (((w & 0x7FFF_FFFF) ^ aw) & m);
+    }
+    cc
+}
+
+/// m *= x (unsigned); returns the carry word.
+pub(crate) fn zint_mul_small(m: &mut [u32], x: u32) -> u32 {
+    let mut cc = 0u32;
+    for w in m.iter_mut() {
+        let z = u64::from(*w) * u64::from(x) + u64::from(cc);
+        *w = (z as u32) & 0x7FFF_FFFF;
+        cc = (z >> 31) as u32;
+    }
+    cc
+}
+
+/// d mod p, d unsigned.
+pub(crate) fn zint_mod_small_unsigned(d: &[u32], p: u32, p0i: u32, r2: u32) -> u32 {
+    let mut x = 0u32;
+    for &dw in d.iter().rev() {
+        x = modp_montymul(x, r2, p, p0i);
+        let mut w = dw.wrapping_sub(p);
+        w = w.wrapping_add(p & (w >> 31).wrapping_neg());
+        x = modp_add(x, w, p);
+    }
+    x
+}
+
+/// d mod p, d signed; `rx` = 2^(31 len) mod p.
+pub(crate) fn zint_mod_small_signed(d: &[u32], p: u32, p0i: u32, r2: u32, rx: u32) -> u32 {
+    if d.is_empty() {
+        return 0;
+    }
+    let z = zint_mod_small_unsigned(d, p, p0i, r2);
+    modp_sub(z, rx & (d[d.len() - 1] >> 30).wrapping_neg(), p)
+}
+
+/// x[..len] += y[..len] * s; x[len] receives the carry.
+pub(crate) fn zint_add_mul_small(x: &mut [u32], y: &[u32], len: usize, s: u32) {
+    let mut cc = 0u32;
+    for u in 0..len {
+        let z = u64::from(y[u]) * u64::from(s) + u64::from(x[u]) + u64::from(cc);
+        x[u] = (z as u32) & 0x7FFF_FFFF;
+        cc = (z >> 31) as u32;
+    }
+    x[len] = cc;
+}
+
+/// Normalises x (unsigned, < p) into the signed range: x -= p when x > p/2.
+pub(crate) fn zint_norm_zero(x: &mut [u32], p: &[u32], len: usize) {
+    // Compare x with p/2 from the top limb down.
+    let mut r = 0u32;
+    let mut bb = 0u32;
+    for u in (0..len).rev() {
+        let wx = x[u];
+        let wp = (p[u] >> 1) | (bb << 30);
+        bb = p[u] & 1;
+        let cc = wp.wrapping_sub(wx);
+        let cc = (cc.wrapping_neg() >> 31) | (cc >> 31).wrapping_neg();
+        // CT: black_box keeps LLVM from turning the "first nonzero
+        // difference" selection into a branch.
+        r |= cc & (core::hint::black_box(r) & 1).wrapping_sub(1);
+    }
+    zint_sub(x, p, len, r >> 31);
+}
+
+/// CRT reconstruction of `num` big integers stored with stride `xstride`,
+/// each given by its residues modulo the first `xlen` primes (in place).
+/// `tmp` receives the product of the primes (`xlen` words).
+pub(crate) fn zint_rebuild_crt(
+    xx: &mut [u32],
+    xlen: usize,
+    xstride: usize,
+    num: usize,
+    normalize_signed: bool,
+    tmp: &mut [u32],
+) {
+    tmp[0] = prime(0).p;
+    for u in 1..xlen {
+        let pr = prime(u);
+        let (p, s) = (pr.p, pr.s);
+        let p0i = modp_ninv31(p);
+        let r2 = modp_r2(p, p0i);
+        for v in 0..num {
+            let x = &mut xx[v * xstride..];
+            let xp = x[u];
+            let xq = zint_mod_small_unsigned(&x[..u], p, p0i, r2);
+            let xr = modp_montymul(s, modp_sub(xp, xq, p), p, p0i);
+            zint_add_mul_small(x, tmp, u, xr);
+        }
+        tmp[u] = zint_mul_small(&mut tmp[..u], p);
+    }
+    if normalize_signed {
+        for v in 0..num {
+            zint_norm_zero(&mut xx[v * xstride..], tmp, xlen);
+        }
+    }
+}
+
+/// a = -a when ctl = 1 (two's complement over 31-bit limbs).
+pub(crate) fn zint_negate(a: &mut [u32], ctl: u32) {
+    let mut cc = ctl;
+    let m = ctl.wrapping_neg() >> 1;
+    for w in a.iter_mut() {
+        let aw = (*w ^ m).wrapping_add(cc);
+        *w = aw & 0x7FFF_FFFF;
+        cc = aw >> 31;
+    }
+}
+
+/// (a, b) <- ((a xa + b xb) / 2^31, (a ya + b yb) / 2^31), made
+/// nonnegative; returns bit 0: a was negated, bit 1: b was negated.
+fn zint_co_reduce(
+    a: &mut [u32],
+    b: &mut [u32],
+    len: usize,
+    xa: i64,
+    xb: i64,
+    ya: i64,
+    yb: i64,
+) -> u32 {
+    let mut cca = 0i64;
+    let mut ccb = 0i64;
+    for u in 0..len {
+        let wa = u64::from(a[u]);
+        let wb = u64::from(b[u]);
+        let za = wa
+            .wrapping_mul(xa as u64)
+            .wrapping_add(wb.wrapping_mul(xb as u64))
+            .wrapping_add(cca as u64);
+        let zb = wa
+            .wrapping_mul(ya as u64)
+            .wrapping_add(wb.wrapping_mul(yb as u64))
+            .wrapping_add(ccb as u64);
+        if u > 0 {
+            a[u - 1] = (za as u32) & 0x7FFF_FFFF;
+            b[u - 1] = (zb as u32) & 0x7FFF_FFFF;
+        }
+        cca = (za as i64) >> 31;
+        ccb = (zb as i64) >> 31;
+    }
+    a[len - 1] = cca as u32;
+    b[len - 1] = ccb as u32;
+    let nega = ((cca as u64) >> 63) as u32;
+    let negb = ((ccb as u64) >> 63) as u32;
+    zint_negate(&mut a[..len], nega);
+    zint_negate(&mut b[..len], negb);
+    nega | (negb << 1)
+}
+
+/// Finishes a modular reduction: a in -m..2m (neg = 1: a is negative) to
+/// 0..m.
+fn zint_finish_mod(a: &mut [u32], len: usize, m: &[u32], neg: u32) {
+    let mut cc = 0u32;
+    for u in 0..len {
+        cc = a[u].wrapping_sub(m[u]).wrapping_sub(cc) >> 31;
+    }
+    // neg = 1: add m; neg = 0 and a >= m: subtract m.
+    let xm = neg.wrapping_neg() >> 1;
+    let ym = (neg | (1 - cc)).wrapping_neg();
+    cc = neg;
+    for u in 0..len {
+        let mw = (m[u] ^ xm) & ym;
+        let aw = a[u].wrapping_sub(mw).wrapping_sub(cc);
+        a[u] = aw & 0x7FFF_FFFF;
+        cc = aw >> 31;
+    }
+}
+
+/// (a, b) <- ((a xa + b xb) / 2^31 mod m, (a ya + b yb) / 2^31 mod m),
+/// Montgomery-style (m odd, m0i = -1/m mod 2^31).
+#[allow(clippy::too_many_arguments)]
+fn zint_co_reduce_mod(
+    a: &mut [u32],
+    b: &mut [u32],
+    m: &[u32],
+    len: usize,
+    m0i: u32,
+    xa: i64,
+    xb: i64,
+    ya: i64,
+    yb: i64,
+) {
+    let mut cca = 0i64;
+    let mut ccb = 0i64;
+    let fa = (a[0]
+        .wrapping_mul(xa as u32)
+        .wrapping_add(b[0].wrapping_mul(xb as u32)))
+    .wrapping_mul(m0i)
+        & 0x7FFF_FFFF;
+    let fb = (a[0]
+        .wrapping_mul(ya as u32)
+        .wrapping_add(b[0].wrapping_mul(yb as u32)))
+    .wrapping_mul(m0i)
+        & 0x7FFF_FFFF;
+    for u in 0..len {
+        let wa = u64::from(a[u]);
+        let wb = u64::from(b[u]);
+        let mu = u64::from(m[u]);
+        let za = wa
+            .wrapping_mul(xa as u64)
+            .wrapping_add(wb.wrapping_mul(xb as u64))
+            .wrapping_add(mu.wrapping_mul(u64::from(fa)))
+            .wrapping_add(cca as u64);
+        let zb = wa
+            .wrapping_mul(ya as u64)
+            .wrapping_add(wb.wrapping_mul(yb as u64))
+            .wrapping_add(mu.wrapping_mul(u64::from(fb)))
+            .wrapping_add(ccb as u64);
+        if u > 0 {
+            a[u - 1] = (za as u32) & 0x7FFF_FFFF;
+            b[u - 1] = (zb as u32) & 0x7FFF_FFFF;
+        }
+        cca = (za as i64) >> 31;
+        ccb = (zb as i64) >> 31;
+    }
+    a[len - 1] = cca as u32;
+    b[len - 1] = ccb as u32;
+    zint_finish_mod(a, len, m, ((cca as u64) >> 63) as u32);
+    zint_finish_mod(b, len, m, ((ccb as u64) >> 63) as u32);
+}
+
+/// Binary extended GCD (constant time, Pornin's optimised variant): for odd
+/// x, y (len limbs), finds u, v with x u - y v = 1, 0 <= u <= y, 0 <= v <= x.
+/// Returns false if GCD(x, y) != 1 or x, y is even. `tmp`: 4 len words.
+pub(crate) fn zint_bezout(
+    u: &mut [u32],
+    v: &mut [u32],
+    x: &[u32],
+    y: &[u32],
+    len: usize,
+    tmp: &mut [u32],
+) -> bool {
+    if len == 0 {
+        return false;
+    }
+    let (u1, rest) = tmp.split_at_mut(len);
+    let (v1, rest) = rest.split_at_mut(len);
+    let (a, rest) = rest.split_at_mut(len);
+    let b = &mut rest[..len];
+    let (u0, v0) = (&mut u[..len], &mut v[..len]);
+
+    let x0i = modp_ninv31(x[0]);
+    let y0i = modp_ninv31(y[0]);
+    a.copy_from_slice(&x[..len]);
+    b.copy_from_slice(&y[..len]);
+    u0.fill(0);
+    u0[0] = 1;
+    v0.fill(0);
+    u1.copy_from_slice(&y[..len]);
+    v1.copy_from_slice(&x[..len]);
+    v1[0] = v1[0].wrapping_sub(1);
+
+    // Each outer step performs 31 inner iterations; 62 len + 30 bits in
+    // total suffice.
+    let mut num = 62 * len as u32 + 30;
+    while num >= 30 {
+        // Top 33 bits of a and b (word-aligned on the larger of the two),
+        // plus their low 31 bits.
+        let mut c0 = u32::MAX;
+        let mut c1 = u32::MAX;
+        let (mut a0, mut a1, mut b0, mut b1) = (0u32, 0u32, 0u32, 0u32);
+        for j in (0..len).rev() {
+            let aw = a[j];
+            let bw = b[j];
+            a0 ^= (a0 ^ aw) & c0;
+            a1 ^= (a1 ^ aw) & c1;
+            b0 ^= (b0 ^ bw) & c0;
+            b1 ^= (b1 ^ bw) & c1;
+            c1 = c0;
+            c0 &= (((aw | bw).wrapping_add(0x7FFF_FFFF)) >> 31).wrapping_sub(1);
+        }
+        a1 |= a0 & c1;
+        a0 &= !c1;
+        b1 |= b0 & c1;
+        b0 &= !c1;
+        let mut a_hi = (u64::from(a0) << 31).wrapping_add(u64::from(a1));
+        let mut b_hi = (u64::from(b0) << 31).wrapping_add(u64::from(b1));
+        let mut a_lo = a[0];
+        let mut b_lo = b[0];
+
+        let mut pa = 1i64;
+        let mut pb = 0i64;
+        let mut qa = 0i64;
+        let mut qb = 1i64;
+        for i in 0..31 {
+            let rz = b_hi.wrapping_sub(a_hi);
+            let rt = ((rz ^ ((a_hi ^ b_hi) & (a_hi ^ rz))) >> 63) as u32;
+            let oa = (a_lo >> i) & 1;
+            let ob = (b_lo >> i) & 1;
+            let c_ab = oa & ob & rt;
+            let c_ba = oa & ob & !rt;
+            let c_a = c_ab | (oa ^ 1);
+
+            a_lo = a_lo.wrapping_sub(b_lo & c_ab.wrapping_neg());
+            a_hi = a_hi.wrapping_sub(b_hi & u64::from(c_ab).wrapping_neg());
+            pa = pa.wrapping_sub(qa & i64::from(c_ab).wrapping_neg());
+            pb = pb.wrapping_sub(qb & i64::from(c_ab).wrapping_neg());
+            b_lo = b_lo.wrapping_sub(a_lo & c_ba.wrapping_neg());
+            b_hi = b_hi.wrapping_sub(a_hi & u64::from(c_ba).wrapping_neg());
+            qa = qa.wrapping_sub(pa & i64::from(c_ba).wrapping_neg());
+            qb = qb.wrapping_sub(pb & i64::from(c_ba).wrapping_neg());
+
+            a_lo = a_lo.wrapping_add(a_lo & c_a.wrapping_sub(1));
+            pa = pa.wrapping_add(pa & (i64::from(c_a) - 1));
+            pb = pb.wrapping_add(pb & (i64::from(c_a) - 1));
+            a_hi ^= (a_hi ^ (a_hi >> 1)) & u64::from(c_a).wrapping_neg();
+            b_lo = b_lo.wrapping_add(b_lo & c_a.wrapping_neg());
+            qa = qa.wrapping_add(qa & i64::from(c_a).wrapping_neg());
+            qb = qb.wrapping_add(qb & i64::from(c_a).wrapping_neg());
+            b_hi ^= (b_hi ^ (b_hi >> 1)) & u64::from(c_a).wrapping_sub(1);
+        }
+
+        let r = zint_co_reduce(a, b, len, pa, pb, qa, qb);
+        pa = pa.wrapping_sub(pa.wrapping_add(pa) & i64::from(r & 1).wrapping_neg());
+        pb = pb.wrapping_sub(pb.wrapping_add(pb) & i64::from(r & 1).wrapping_neg());
+        qa = qa.wrapping_sub(qa.wrapping_add(qa) & i64::from(r >> 1).wrapping_neg());
+        qb = qb.wrapping_sub(qb.wrapping_add(qb) & i64::from(r >> 1).wrapping_neg());
+        zint_co_reduce_mod(u0, u1, y, len, y0i, pa, pb, qa, qb);
+        zint_co_reduce_mod(v0, v1, x, len, x0i, pa, pb, qa, qb);
+        num -= 30;
+    }
+
+    // a must be 1 (GCD), and x, y odd.
+    let mut rc = a[0] ^ 1;
+    for &w in &a[1..len] {
+        rc |= w;
+    }
+    let ok = (1 - ((rc | rc.wrapping_neg()) >> 31)) & x[0] & y[0];
+    crate::ct_util::declassify_bool(ok & 1 != 0)
+}
+
+/// x += k * y * 2^(31 sch + scl) over x[..xlen] (y signed, sign-extended).
+pub(crate) fn zint_add_scaled_mul_small(x: &mut [u32], y: &[u32], k: i32, sch: usize, scl: u32) {
+    let ylen = y.len();
+    if ylen == 0 {
+        return;
+    }
+    let ysign = (y[ylen - 1] >> 30).wrapping_neg() >> 1;
+    let mut tw = 0u32;
+    let mut cc = 0i32;
+    for u in sch..x.len() {
+        let v = u - sch;
+        let wy = if v < ylen { y[v] } else { ysign };
+        let wys = ((wy << scl) & 0x7FFF_FFFF) | tw;
+        tw = wy >> (31 - scl);
+        let z = (i64::from(wys) * i64::from(k) + i64::from(x[u]) + i64::from(cc)) as u64;
+        x[u] = (z as u32) & 0x7FFF_FFFF;
+        cc = (z >> 31) as u32 as i32;
+    }
+}
+
+/// x -= y * 2^(31 sch + scl) over x[..xlen] (y signed, sign-extended).
+pub(crate) fn zint_sub_scaled(x: &mut [u32], y: &[u32], sch: usize, scl: u32) {
+    let ylen = y.len();
+    if ylen == 0 {
+        return;
+    }
+    let ysign = (y[ylen - 1] >> 30).wrapping_neg() >> 1;
+    let mut tw = 0u32;
+    let mut cc = 0u32;
+    for u in sch..x.len() {
+        let v = u - sch;
+        let wy = if v < ylen { y[v] } else { ysign };
+        let wys = ((wy << scl) & 0x7FFF_FFFF) | tw;
+        tw = wy >> (31 - scl);
+        let w = x[u].wrapping_sub(wys).wrapping_sub(cc);
+        x[u] = w & 0x7FFF_FFFF;
+        cc = w >> 31;
+    }
+}
+
+/// One-limb signed big integer to a plain i32.
+#[inline(always)]
+pub(crate) fn zint_one_to_plain(x: u32) -> i32 {
+    (x | ((x & 0x4000_0000) << 1)) as i32
+}
