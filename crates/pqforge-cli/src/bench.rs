@@ -90,18 +90,28 @@ fn median(v: &mut [u64]) -> u64 {
     v[v.len() / 2]
 }
 
-/// Measures every operation of `alg`: up to `iters` timed calls (at least 3,
-/// fewer than `iters` once `budget` is spent), then one call on a painted
-/// stack for stack and heap.
+/// Measures every operation of `alg`. The first call runs on a painted
+/// stack (peak stack and heap; it doubles as the warm-up); then up to
+/// `iters` timed calls, at least `min_iters`, fewer than `iters` once
+/// `budget` is spent.
 ///
 /// # Errors
 /// If preparing inputs fails.
-pub fn measure(alg: Algorithm, iters: usize, budget: Duration) -> Result<Vec<Row>, Failure> {
+pub fn measure(
+    alg: Algorithm,
+    iters: usize,
+    min_iters: usize,
+    budget: Duration,
+) -> Result<Vec<Row>, Failure> {
     let s = alg.scheme();
     let mut rows = Vec::new();
     for op in ops(s) {
-        let mut f = make_op(s, op)?;
-        f(); // warm-up
+        let f = make_op(s, op)?;
+        let (mut f, stack, heap) = meter::stack_and_heap(move || {
+            let mut g = f;
+            g();
+            g
+        });
         let (mut ns, mut cyc) = (Vec::with_capacity(iters), Vec::with_capacity(iters));
         let start = Instant::now();
         for n in 0..iters.max(1) {
@@ -114,15 +124,10 @@ pub fn measure(alg: Algorithm, iters: usize, budget: Duration) -> Result<Vec<Row
             if let (Some(a), Some(b)) = (c0, c1) {
                 cyc.push(b.wrapping_sub(a));
             }
-            if n >= 2 && start.elapsed() > budget {
+            if n + 1 >= min_iters && start.elapsed() > budget {
                 break;
             }
         }
-        let fresh = make_op(s, op)?;
-        let ((), stack, heap) = meter::stack_and_heap(move || {
-            let mut g = fresh;
-            g();
-        });
         let min_ns = ns.iter().copied().min().unwrap_or(0);
         rows.push(Row {
             alg: s.info().name,
@@ -205,7 +210,7 @@ pub fn run(
     let mut rows = Vec::new();
     for a in algs {
         pb.set_message(a.name());
-        rows.extend(measure(a, iters, Duration::from_secs(2))?);
+        rows.extend(measure(a, iters, 3, Duration::from_secs(2))?);
         pb.inc(1);
     }
     pb.finish_and_clear();

@@ -112,7 +112,7 @@ fn bad_arguments_give_one_line_and_exit_2() {
 
 #[test]
 fn functional_test_passes() {
-    let o = pqforge(&["test", "--rounds", "2"]);
+    let o = pqforge(&["test", "--rounds", "1"]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.trim_end().ends_with(" 0 failed"), "{out}");
@@ -148,4 +148,48 @@ fn bench_json_has_the_contract_keys() {
         );
         assert!(r["stack_bytes"].as_u64().expect("stack") > 0);
     }
+}
+
+/// `pqforge kat ALG --req FILE` works for every algorithm: a one-record
+/// request taken from `--write-req` gives a record with every field.
+#[test]
+fn kat_with_a_request_file_works_for_every_algorithm() {
+    let dir = std::env::temp_dir().join(format!("pqforge-kat-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for kind in ["kem", "sig"] {
+        for name in names(kind) {
+            let req = stdout(&pqforge(&["kat", &name, "--write-req"]));
+            let first: String = req.split_inclusive("\n\n").take(1).collect();
+            let path = dir.join(format!("{name}.req"));
+            std::fs::write(&path, &first).expect("write req");
+            let o = pqforge(&["kat", &name, "--req", path.to_str().expect("utf-8")]);
+            let out = stdout(&o);
+            assert!(
+                o.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let fields: &[&str] = if kind == "kem" {
+                &["count = 0", "seed = ", "pk = ", "sk = ", "ct = ", "ss = "]
+            } else {
+                &[
+                    "count = 0",
+                    "seed = ",
+                    "mlen = 33",
+                    "msg = ",
+                    "pk = ",
+                    "sk = ",
+                    "smlen = ",
+                    "sm = ",
+                ]
+            };
+            for f in fields {
+                assert!(
+                    out.contains(&format!("\n{f}")),
+                    "{name}: no `{f}` in\n{out}"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -160,6 +160,9 @@ pub trait DynSig: Send + Sync {
     /// [`Error::Verification`] (or a key error) if not accepted.
     fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error>;
 
+    /// Buffer size [`DynSig::kat_sign`] needs for an `mlen`-byte message.
+    fn kat_sm_bytes(&self, mlen: usize) -> usize;
+
     /// KAT signed message (see [`Signature::kat_sign`]).
     ///
     /// # Errors
@@ -290,6 +293,10 @@ impl<S: Signature> DynSig for SigAlg<S> {
     fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
         let vk = S::VerifyingKey::try_from(pk)?;
         S::verify(&vk, msg, sig)
+    }
+
+    fn kat_sm_bytes(&self, mlen: usize) -> usize {
+        S::kat_sm_bytes(mlen)
     }
 
     fn kat_sign(

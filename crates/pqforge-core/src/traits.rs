@@ -84,6 +84,13 @@ pub trait Signature {
     /// [`Error::Verification`] for every signature that is not accepted.
     fn verify(vk: &Self::VerifyingKey, msg: &[u8], sig: &[u8]) -> Result<(), Error>;
 
+    /// Size of the buffer [`Signature::kat_sign`] needs for a message of
+    /// `mlen` bytes (default: `SIG_BYTES + mlen`).
+    #[must_use]
+    fn kat_sm_bytes(mlen: usize) -> usize {
+        Self::SIG_BYTES + mlen
+    }
+
     /// The signed message `sm` as the scheme's official KAT generator prints it
     /// (default: `sig || msg`), drawing randomness like `crypto_sign`.
     ///

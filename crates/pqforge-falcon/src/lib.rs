@@ -299,6 +299,10 @@ macro_rules! falcon_set {
                 scheme::verify_detached(&vk.0, $logn, msg, sig, $fmt)
             }
 
+            fn kat_sm_bytes(mlen: usize) -> usize {
+                kat_sm_max($logn, mlen)
+            }
+
             fn kat_sign<R: CryptoRng + ?Sized>(
                 sk: &Self::SigningKey,
                 msg: &[u8],
@@ -314,6 +318,12 @@ macro_rules! falcon_set {
     };
 }
 
+/// Largest KAT signed message for an `mlen`-byte message: length prefix,
+/// nonce, message, header byte and the longest compressed body.
+fn kat_sm_max(logn: u32, mlen: usize) -> usize {
+    2 + NONCE_LEN + mlen + 1 + scheme::comp_max(logn)
+}
+
 /// The KAT signed message (reference `crypto_sign`): 2-byte big-endian
 /// length of (header + body), nonce, message, 0x20+logn, compressed s2.
 fn kat_sign_impl<const N: usize, const T: usize, R: CryptoRng + ?Sized>(
@@ -324,8 +334,7 @@ fn kat_sign_impl<const N: usize, const T: usize, R: CryptoRng + ?Sized>(
     sm: &mut [u8],
 ) -> Result<usize, Error> {
     let s = scheme::decode_sk::<N>(sk, logn)?;
-    let max_body = scheme::comp_max(logn);
-    let total_max = 2 + NONCE_LEN + msg.len() + 1 + max_body;
+    let total_max = kat_sm_max(logn, msg.len());
     need("signed message", total_max, sm.len())?;
     let (nonce, mut seed) = draw(rng);
     sm[2..2 + NONCE_LEN].copy_from_slice(&nonce);

@@ -190,7 +190,7 @@ pub fn write_rsp(scheme: Scheme, recs: &[ReqRecord]) -> Result<String, String> {
             }
             Scheme::Sig(s) => {
                 let msg = r.msg.as_deref().unwrap_or_default();
-                let mut sm = vec![0u8; info.sig_bytes + msg.len()];
+                let mut sm = vec![0u8; s.kat_sm_bytes(msg.len())];
                 s.keygen(&mut rng, &mut pk, &mut sk)
                     .map_err(|e| fail("keygen", &e))?;
                 let n = s

@@ -53,6 +53,10 @@ pub use pqforge_core::rustcrypto;
 #[cfg(feature = "hqc")]
 pub use pqforge_hqc as hqc;
 
+/// Classic McEliece, all round-4 sets plus pc/pcf (typed API; status at-risk).
+#[cfg(feature = "mceliece")]
+pub use pqforge_mceliece as mceliece;
+
 /// Falcon-512/1024, round 3 (typed API).
 #[cfg(feature = "falcon")]
 pub use pqforge_falcon as falcon;

@@ -82,6 +82,46 @@ algorithms! {
     Hqc3V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_3_V5);
     /// HQC-5, tagged reference v5.0.0.
     Hqc5V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_5_V5);
+    /// Classic McEliece mceliece348864 (round 4; at risk).
+    McEliece348864, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864);
+    /// Classic McEliece mceliece348864f (round 4; at risk).
+    McEliece348864f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864F);
+    /// Classic McEliece mceliece460896 (round 4; at risk).
+    McEliece460896, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896);
+    /// Classic McEliece mceliece460896f (round 4; at risk).
+    McEliece460896f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896F);
+    /// Classic McEliece mceliece6688128 (round 4; at risk).
+    McEliece6688128, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128);
+    /// Classic McEliece mceliece6688128f (round 4; at risk).
+    McEliece6688128f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128F);
+    /// Classic McEliece mceliece6960119 (round 4; at risk).
+    McEliece6960119, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119);
+    /// Classic McEliece mceliece6960119f (round 4; at risk).
+    McEliece6960119f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119F);
+    /// Classic McEliece mceliece8192128 (round 4; at risk).
+    McEliece8192128, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128);
+    /// Classic McEliece mceliece8192128f (round 4; at risk).
+    McEliece8192128f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128F);
+    /// Classic McEliece mceliece348864pc (plaintext confirmation, provisional; at risk).
+    McEliece348864Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864PC);
+    /// Classic McEliece mceliece348864pcf (plaintext confirmation, provisional; at risk).
+    McEliece348864Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864PCF);
+    /// Classic McEliece mceliece460896pc (plaintext confirmation, provisional; at risk).
+    McEliece460896Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896PC);
+    /// Classic McEliece mceliece460896pcf (plaintext confirmation, provisional; at risk).
+    McEliece460896Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896PCF);
+    /// Classic McEliece mceliece6688128pc (plaintext confirmation, provisional; at risk).
+    McEliece6688128Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128PC);
+    /// Classic McEliece mceliece6688128pcf (plaintext confirmation, provisional; at risk).
+    McEliece6688128Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128PCF);
+    /// Classic McEliece mceliece6960119pc (plaintext confirmation, provisional; at risk).
+    McEliece6960119Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119PC);
+    /// Classic McEliece mceliece6960119pcf (plaintext confirmation, provisional; at risk).
+    McEliece6960119Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119PCF);
+    /// Classic McEliece mceliece8192128pc (plaintext confirmation, provisional; at risk).
+    McEliece8192128Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128PC);
+    /// Classic McEliece mceliece8192128pcf (plaintext confirmation, provisional; at risk).
+    McEliece8192128Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128PCF);
     /// Falcon-512, round 3 (v1.2), compressed signatures.
     Falcon512, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_512);
     /// Falcon-1024, round 3 (v1.2), compressed signatures.

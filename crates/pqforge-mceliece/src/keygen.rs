@@ -1,0 +1,618 @@
+//! Key generation (round-4 specification §2.4, "SeededKeyGen"), with the
+//! public key computed inside the caller's public-key buffer.
+//!
+//! # Memory plan (no heap, bounded stack)
+//!
+//! The reference builds the whole `mt x n` parity-check matrix H and
+//! reduces it to `[I | T]`; that matrix is larger than the public key.
+//! Here the public-key buffer (`mt` rows of `ROW_BYTES`) is the only large
+//! memory, used in stages:
+//!
+//! 1. The front holds the `2^m` 64-bit sort keys (`perm[i] << 31 | i`).
+//! 2. The back holds a compact `mt x (A' | I)` matrix: A' = the first
+//!    `mt` (+32 for the f variants) columns of H, augmented with the
+//!    identity. Gauss–Jordan elimination with the reference's pivoting
+//!    turns it into `[I | A^-1]` (and performs the f-variant column moves).
+//! 3. The front (`10 * 2^m` bytes) is scratch for the Benes control bits.
+//! 4. Row `r` of A^-1 moves to the last `ceil(mt/8)` bytes of public-key
+//!    row `r`.
+//! 5. Heads: `T[:, 0..8hb] = A^-1 H[:, mt..mt+8hb]`, written straight into
+//!    the first `hb` bytes of each row (H columns are regenerated on the
+//!    fly, bitsliced, from the support and the Goppa polynomial).
+//! 6. Tails: the remaining columns, in batches of rows accumulated on the
+//!    stack; row `r`'s tail overwrites its own A^-1 row only after the
+//!    batch is done with it.
+//!
+//! `T = A^-1 B` is unique, so the result is bit-identical with the
+//! reference whenever A is invertible, which is exactly when the reference
+//! succeeds (non-f). For the f variants the pivot window is a row-space
+//! invariant, so the moved columns are the same as well.
+
+use pqforge_core::ctgrind::declassify_val;
+use pqforge_core::keccak::Shake256;
+
+use crate::ParameterSet;
+use crate::benes;
+use crate::gf::{self, MAX_M, Vec64};
+use crate::sort::sort_u64_le;
+
+/// Maximum t.
+const MAX_T: usize = 128;
+
+/// Compile-time check of the memory plan for `P`.
+pub(crate) const fn layout_ok<P: ParameterSet>() -> bool {
+    let (mt, n) = (P::MT, P::N);
+    let rb = P::ROW_BYTES;
+    let w = a1_bytes::<P>() + mt.div_ceil(8);
+    let e0 = P::PK_BYTES - mt * w;
+    let hb = (n - 2 * mt) / 8;
+    e0 >= 10 << P::M
+        && hb + mt.div_ceil(8) <= rb
+        && rb - hb <= TB_MAX
+        && hb <= HB_MAX
+        && 8 * a1_bytes::<P>() <= 64 * A_BLOCKS
+        && P::T <= MAX_T
+        && P::M <= MAX_M
+        && P::PK_BYTES >= (8 << P::M) + 2 * P::T * (P::T + 1)
+}
+
+/// Bytes of the A' part of a compact row: mt columns (+32 for f).
+const fn a1_bytes<P: ParameterSet>() -> usize {
+    (P::MT + if P::SEMI { 32 } else { 0 }).div_ceil(8)
+}
+
+const HB_MAX: usize = 608;
+const TB_MAX: usize = 208;
+const HEAD_BLOCKS: usize = 78;
+const TAIL_BLOCKS: usize = 28;
+const A_BLOCKS: usize = 28;
+
+/// Key generation from the 32-byte seed `delta` (the only randomness).
+/// Writes `pk` (`P::PK_BYTES`) and `sk` (`P::SK_BYTES`).
+pub(crate) fn keygen_derand<P: ParameterSet>(delta: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
+    let (m, n, t) = (P::M, P::N, P::T);
+    let nn = 1usize << m;
+    let mut seed = *delta;
+    let s_off = 40 + 2 * t + P::COND_BYTES;
+    let mut pi = [0u16; 1 << MAX_M];
+    let pi = &mut pi[..nn];
+    loop {
+        let mut xof = Shake256::new();
+        xof.absorb(&[64]);
+        xof.absorb(&seed);
+        sk[..32].copy_from_slice(&seed);
+        // r = s (n/8) || perm (4 * 2^m) || f (2t) || next delta (32).
+        xof.squeeze(&mut sk[s_off..s_off + n / 8]);
+        let mut chunk = [0u8; 512];
+        let mut i = 0usize;
+        while i < nn {
+            xof.squeeze(&mut chunk);
+            for c in chunk.chunks_exact(4) {
+                let v = u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+                pk[8 * i..8 * i + 8].copy_from_slice(&((v << 31) | i as u64).to_le_bytes());
+                i += 1;
+            }
+        }
+        let mut fb = [0u8; 2 * MAX_T];
+        xof.squeeze(&mut fb[..2 * t]);
+        let mut f = [0u16; MAX_T];
+        for (k, v) in f[..t].iter_mut().enumerate() {
+            *v = u16::from_le_bytes([fb[2 * k], fb[2 * k + 1]]) & ((1 << m) - 1);
+        }
+        xof.squeeze(&mut seed);
+        drop(xof);
+
+        let mut g = [0u16; MAX_T + 1];
+        if !genpoly::<P>(&f[..t], &mut g[..t], &mut pk[8 * nn..]) {
+            continue;
+        }
+        g[t] = 1;
+        for k in 0..t {
+            sk[40 + 2 * k..42 + 2 * k].copy_from_slice(&g[k].to_le_bytes());
+        }
+        let Some(pivots) = pk_gen::<P>(pk, &g[..=t], pi, &mut sk[40 + 2 * t..s_off]) else {
+            continue;
+        };
+        sk[32..40].copy_from_slice(&pivots.to_le_bytes());
+        break;
+    }
+    // Public output.
+    pqforge_core::ctgrind::declassify(pk);
+    zeroize::Zeroize::zeroize(&mut seed);
+    zeroize::Zeroize::zeroize(pi);
+}
+
+/// Minimal polynomial of `f` in GF((2^m)^t) over GF(2^m) (monic, the
+/// leading 1 omitted), by Gaussian elimination on `1, f, ..., f^t`.
+/// Returns false when it does not have degree t (keygen retries).
+///
+/// The `t x (t+1)` matrix (row r = coefficient r of every power f^c) lives
+/// in `scratch` (`2 t (t+1)` bytes of the public-key buffer), little-endian
+/// `u16`, so the stack only holds two rows.
+#[inline(never)]
+fn genpoly<P: ParameterSet>(f: &[u16], out: &mut [u16], scratch: &mut [u8]) -> bool {
+    let (m, t) = (P::M, P::T);
+    let w = t + 1;
+    let mat = &mut scratch[..2 * t * w];
+    let load = |mat: &[u8], r: usize, row: &mut [u16; MAX_T + 1]| {
+        for (c, x) in row[..w].iter_mut().enumerate() {
+            let o = 2 * (r * w + c);
+            *x = u16::from_le_bytes([mat[o], mat[o + 1]]);
+        }
+    };
+    let store = |mat: &mut [u8], r: usize, row: &[u16; MAX_T + 1]| {
+        for (c, x) in row[..w].iter().enumerate() {
+            let o = 2 * (r * w + c);
+            mat[o..o + 2].copy_from_slice(&x.to_le_bytes());
+        }
+    };
+    // Columns: f^0 = 1, f^1 = f, f^c = f^(c-1) f.
+    let mut col = [0u16; MAX_T];
+    let mut next = [0u16; MAX_T];
+    col[0] = 1;
+    for c in 0..=t {
+        for (r, &x) in col[..t].iter().enumerate() {
+            let o = 2 * (r * w + c);
+            mat[o..o + 2].copy_from_slice(&x.to_le_bytes());
+        }
+        if c < t {
+            gf::poly_mulmod(m, &mut next[..t], &col[..t], f, P::FPOLY);
+            col[..t].copy_from_slice(&next[..t]);
+        }
+    }
+    let mut rj = [0u16; MAX_T + 1];
+    let mut rk = [0u16; MAX_T + 1];
+    let mut ok = true;
+    for j in 0..t {
+        load(mat, j, &mut rj);
+        for k in j + 1..t {
+            load(mat, k, &mut rk);
+            let mask = gf::is_zero_mask(rj[j]);
+            for c in j..w {
+                rj[c] ^= rk[c] & mask;
+            }
+        }
+        // Declassified: the retry decision of key generation (the rejected
+        // candidate is discarded).
+        if declassify_val(gf::is_zero_mask(rj[j])) != 0 {
+            ok = false;
+            break;
+        }
+        let inv = gf::inv(m, rj[j]);
+        for x in &mut rj[j..w] {
+            *x = gf::mul(m, *x, inv);
+        }
+        store(mat, j, &rj);
+        for k in 0..t {
+            if k != j {
+                load(mat, k, &mut rk);
+                let tk = rk[j];
+                for c in j..w {
+                    rk[c] ^= gf::mul(m, rj[c], tk);
+                }
+                store(mat, k, &rk);
+            }
+        }
+    }
+    if ok {
+        for (r, o) in out.iter_mut().enumerate() {
+            let q = 2 * (r * w + t);
+            *o = u16::from_le_bytes([mat[q], mat[q + 1]]);
+        }
+    }
+    mat.fill(0);
+    zeroize::Zeroize::zeroize(&mut col);
+    zeroize::Zeroize::zeroize(&mut next);
+    zeroize::Zeroize::zeroize(&mut rj);
+    zeroize::Zeroize::zeroize(&mut rk);
+    ok
+}
+
+/// Bitsliced generator of rows of H restricted to columns `c0..c1`:
+/// row `i m + b` is bit `b` of `L_j^i / g(L_j)`, one power `i` per call.
+struct ColGen<const NB: usize> {
+    m: usize,
+    base: usize,
+    nblk: usize,
+    l: [Vec64; NB],
+    v: [Vec64; NB],
+}
+
+impl<const NB: usize> ColGen<NB> {
+    /// An empty generator (initialised in place by the caller's `let`, so
+    /// the large arrays are never copied).
+    fn empty() -> Self {
+        Self {
+            m: 0,
+            base: 0,
+            nblk: 0,
+            l: [[0; MAX_M]; NB],
+            v: [[0; MAX_M]; NB],
+        }
+    }
+
+    /// Starts at power 0 for columns `c0..c1`.
+    fn init(&mut self, m: usize, pi: &[u16], g: &[u16], c0: usize, c1: usize) {
+        let base = c0 / 64;
+        let nblk = c1.div_ceil(64) - base;
+        debug_assert!(nblk <= NB);
+        self.m = m;
+        self.base = base;
+        self.nblk = nblk;
+        for q in 0..nblk {
+            let mut vals = [0u16; 64];
+            for (k, x) in vals.iter_mut().enumerate() {
+                let col = (base + q) * 64 + k;
+                if col < pi.len() {
+                    *x = gf::bitrev(m, pi[col]);
+                }
+            }
+            self.l[q] = gf::pack(m, &vals);
+            self.v[q] = gf::vinv(m, &gf::veval(m, g, &self.l[q]));
+        }
+    }
+
+    /// Writes bit-plane `b` of the current power, columns `c0..c0+nbits`,
+    /// LSB first, into `out` (unused high bits of the last byte cleared);
+    /// calls `f(b, row)` for `b = 0..m`, then advances to the next power.
+    fn next_rows(
+        &mut self,
+        c0: usize,
+        nbits: usize,
+        out: &mut [u8],
+        mut f: impl FnMut(usize, &[u8]),
+    ) {
+        let nbytes = nbits.div_ceil(8);
+        let off = c0 - 64 * self.base;
+        let mut words = [0u64; NB];
+        for b in 0..self.m {
+            for q in 0..self.nblk {
+                words[q] = self.v[q][b];
+            }
+            extract(&words[..self.nblk], off, nbits, &mut out[..nbytes]);
+            f(b, &out[..nbytes]);
+        }
+        for q in 0..self.nblk {
+            self.v[q] = gf::vmul(self.m, &self.v[q], &self.l[q]);
+        }
+    }
+}
+
+impl<const NB: usize> Drop for ColGen<NB> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self.l.as_flattened_mut());
+        zeroize::Zeroize::zeroize(self.v.as_flattened_mut());
+    }
+}
+
+/// Bits `off..off+nbits` of the little-endian bit string `words`, as bytes.
+fn extract(words: &[u64], off: usize, nbits: usize, out: &mut [u8]) {
+    let get = |s: usize| -> u64 {
+        let (q, r) = (s / 64, s % 64);
+        let lo = words.get(q).copied().unwrap_or(0) >> r;
+        if r == 0 {
+            lo
+        } else {
+            lo | (words.get(q + 1).copied().unwrap_or(0) << (64 - r))
+        }
+    };
+    for (y, chunk) in out.chunks_mut(8).enumerate() {
+        let v = get(off + 64 * y).to_le_bytes();
+        chunk.copy_from_slice(&v[..chunk.len()]);
+    }
+    if !nbits.is_multiple_of(8) {
+        out[nbits / 8] &= (1u8 << (nbits % 8)) - 1;
+    }
+}
+
+/// `dst ^= src & mask` bytewise.
+#[inline(always)]
+fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
+    // CT: opaque mask, so the compiler cannot skip the loop when it is 0.
+    let mask = core::hint::black_box(mask);
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= s & mask;
+    }
+}
+
+/// Public-key generation from the Goppa polynomial `g` (t+1 coefficients,
+/// monic) and the sort keys already in `pk[..8 * 2^m]`. Fills `pi`, the
+/// control bits `cond` and the whole `pk`. Returns the pivot word `c`, or
+/// `None` when the reference would retry.
+fn pk_gen<P: ParameterSet>(
+    pk: &mut [u8],
+    g: &[u16],
+    pi: &mut [u16],
+    cond: &mut [u8],
+) -> Option<u64> {
+    let (m, mt) = (P::M, P::MT);
+    let nn = 1usize << m;
+    // 1. Sort (perm[i] << 31 | i); equal perm values mean retry.
+    sort_u64_le(&mut pk[..8 * nn]);
+    let get = |b: &[u8], i: usize| {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&b[8 * i..8 * i + 8]);
+        u64::from_le_bytes(a)
+    };
+    let mut dup = 0u64;
+    for i in 1..nn {
+        let d = (get(pk, i - 1) >> 31) ^ (get(pk, i) >> 31);
+        // CT: 1 iff d == 0.
+        dup |= ((d | d.wrapping_neg()) >> 63) ^ 1;
+    }
+    for (i, p) in pi.iter_mut().enumerate() {
+        *p = (get(pk, i) as u16) & ((1 << m) - 1);
+    }
+    // Declassified: the retry decision (a repeated value in the random
+    // 32-bit sort keys; the candidate is discarded).
+    if declassify_val(dup) != 0 {
+        return None;
+    }
+
+    // 2. Compact [A' | I] at the back of pk.
+    let a1 = a1_bytes::<P>();
+    let ab = mt.div_ceil(8);
+    let w = a1 + ab;
+    let e0 = P::PK_BYTES - mt * w;
+    {
+        let compact = &mut pk[e0..];
+        compact.fill(0);
+        let mut cols = ColGen::<A_BLOCKS>::empty();
+        cols.init(m, pi, g, 0, 8 * a1);
+        let mut row = [0u8; 8 * A_BLOCKS];
+        for i in 0..P::T {
+            cols.next_rows(0, 8 * a1, &mut row, |b, bits| {
+                let r = i * m + b;
+                compact[r * w..r * w + a1].copy_from_slice(bits);
+            });
+        }
+        for r in 0..mt {
+            compact[r * w + a1 + r / 8] |= 1 << (r % 8);
+        }
+    }
+    // 3. Gauss-Jordan elimination (reference pivoting), f-variant moves.
+    let pivots = eliminate::<P>(&mut pk[e0..], pi)?;
+    // 4. Control bits of the final permutation, with scratch at the front.
+    if !controlbits_phase(cond, pi, m, &mut pk[..e0]) {
+        return None;
+    }
+    // 5. A^-1 row r -> last ab bytes of pk row r (ascending order is safe:
+    // each destination lies below its source and above earlier sources).
+    let rb = P::ROW_BYTES;
+    for r in 0..mt {
+        let src = e0 + r * w + a1;
+        let dst = (r + 1) * rb - ab;
+        pk.copy_within(src..src + ab, dst);
+    }
+    heads::<P>(pk, pi, g);
+    tails::<P>(pk, pi, g);
+    Some(pivots)
+}
+
+#[inline(never)]
+fn controlbits_phase(cond: &mut [u8], pi: &[u16], m: usize, scratch: &mut [u8]) -> bool {
+    let mut check = [0u16; 1 << MAX_M];
+    let ok = benes::controlbits(cond, pi, m, scratch, &mut check[..pi.len()]);
+    zeroize::Zeroize::zeroize(&mut check);
+    ok
+}
+
+/// Gauss–Jordan on the compact rows (`w` bytes each: A' then I).
+#[inline(never)]
+fn eliminate<P: ParameterSet>(c: &mut [u8], pi: &mut [u16]) -> Option<u64> {
+    let mt = P::MT;
+    let a1 = a1_bytes::<P>();
+    let w = a1 + mt.div_ceil(8);
+    let mut pivots = 0xFFFF_FFFFu64;
+    let mut fail = 0u8;
+    for row in 0..mt {
+        if P::SEMI && row == mt - 32 {
+            pivots = mov_columns::<P>(c, pi, w)?;
+        }
+        let (byte, bit) = (row / 8, row % 8);
+        // Make the pivot 1: add later rows whose pivot-column bit differs.
+        for k in row + 1..mt {
+            let (top, bot) = c.split_at_mut(k * w);
+            let dst = &mut top[row * w..row * w + w];
+            let src = &bot[..w];
+            // CT: mask from matrix bits.
+            let mask = (((dst[byte] ^ src[byte]) >> bit) & 1).wrapping_neg();
+            xor_masked(&mut dst[byte..], &src[byte..], mask);
+        }
+        fail |= ((c[row * w + byte] >> bit) & 1) ^ 1;
+        // Declassified: "not systematic" means retry (reference behaviour;
+        // the candidate key is discarded).
+        if declassify_val(fail) != 0 {
+            return None;
+        }
+        // Clear the pivot column in every other row.
+        for k in 0..mt {
+            if k == row {
+                continue;
+            }
+            let (dst, src) = if k < row {
+                let (top, bot) = c.split_at_mut(row * w);
+                (&mut top[k * w..k * w + w], &bot[..w])
+            } else {
+                let (top, bot) = c.split_at_mut(k * w);
+                (&mut bot[..w], &top[row * w..row * w + w])
+            };
+            let mask = ((dst[byte] >> bit) & 1).wrapping_neg();
+            xor_masked(&mut dst[byte..], &src[byte..], mask);
+        }
+    }
+    Some(pivots)
+}
+
+/// Reads 64 bits at bit offset `s` of `b` (zero beyond the end).
+fn load_bits(b: &[u8], s: usize) -> u64 {
+    let mut t = [0u8; 9];
+    for (k, x) in t.iter_mut().enumerate() {
+        *x = b.get(s / 8 + k).copied().unwrap_or(0);
+    }
+    let lo = u64::from_le_bytes([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]]);
+    let r = s % 8;
+    if r == 0 {
+        lo
+    } else {
+        (lo >> r) | (u64::from(t[8]) << (64 - r))
+    }
+}
+
+/// Writes 64 bits at bit offset `s` of `b`.
+fn store_bits(b: &mut [u8], s: usize, v: u64) {
+    let r = s % 8;
+    let q = s / 8;
+    let mut cur = [0u8; 9];
+    cur.copy_from_slice(&b[q..q + 9]);
+    let old = u128::from_le_bytes({
+        let mut x = [0u8; 16];
+        x[..9].copy_from_slice(&cur);
+        x
+    });
+    let mask = u128::from(u64::MAX) << r;
+    let new = (old & !mask) | (u128::from(v) << r);
+    b[q..q + 9].copy_from_slice(&new.to_le_bytes()[..9]);
+}
+
+/// f variants: at row mt-32, find the pivots of the 32 x 64 window at
+/// columns mt-32.., move them to columns mt-32..mt (all rows) and update
+/// pi. Returns the pivot word, or `None` (retry) if the rank is below 32.
+fn mov_columns<P: ParameterSet>(c: &mut [u8], pi: &mut [u16], w: usize) -> Option<u64> {
+    let mt = P::MT;
+    let row0 = mt - 32;
+    let mut buf = [0u64; 32];
+    for (i, x) in buf.iter_mut().enumerate() {
+        *x = load_bits(&c[(row0 + i) * w..(row0 + i + 1) * w], row0);
+    }
+    // sel[i]: one-hot mask of the i-th pivot column of the window (the
+    // lowest set bit of the remaining rows), found without bit indices.
+    let mut sel = [0u64; 32];
+    let mut pivots = 0u64;
+    let mut fail = 0u64;
+    // CT: 1 iff x != 0, as an opaque 0/1 value.
+    let nz = |x: u64| core::hint::black_box((x | x.wrapping_neg()) >> 63);
+    for i in 0..32 {
+        let mut t = buf[i];
+        for x in &buf[i + 1..] {
+            t |= *x;
+        }
+        fail |= nz(t) ^ 1;
+        let si = t & t.wrapping_neg();
+        sel[i] = si;
+        pivots |= si;
+        for j in i + 1..32 {
+            let mask = nz(buf[i] & si).wrapping_sub(1);
+            buf[i] ^= buf[j] & mask;
+        }
+        for j in i + 1..32 {
+            let mask = nz(buf[j] & si).wrapping_neg();
+            buf[j] ^= buf[i] & mask;
+        }
+    }
+    // Declassified: rank < 32 means retry (reference behaviour).
+    if declassify_val(fail) != 0 {
+        return None;
+    }
+    // Same swaps as the reference: for j, swap positions j and ctz(sel[j]).
+    for (j, &sj) in sel.iter().enumerate() {
+        for k in j + 1..64 {
+            let same = (((sj >> k) & 1) as u16).wrapping_neg();
+            let d = (pi[row0 + j] ^ pi[row0 + k]) & core::hint::black_box(same);
+            pi[row0 + j] ^= d;
+            pi[row0 + k] ^= d;
+        }
+    }
+    for i in 0..mt {
+        let rowb = &mut c[i * w..(i + 1) * w];
+        let mut t = load_bits(rowb, row0);
+        for (j, &sj) in sel.iter().enumerate() {
+            let d = ((t >> j) & 1) ^ nz(t & sj);
+            t ^= d.wrapping_neg() & sj;
+            t ^= d << j;
+        }
+        store_bits(rowb, row0, t);
+    }
+    Some(pivots)
+}
+
+/// Phase 5: `T[:, 0..8hb] = A^-1 H[:, mt..mt+8hb]` into the row heads.
+#[inline(never)]
+fn heads<P: ParameterSet>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
+    let (m, mt, n) = (P::M, P::MT, P::N);
+    let rb = P::ROW_BYTES;
+    let ab = mt.div_ceil(8);
+    let hb = (n - 2 * mt) / 8;
+    for r in 0..mt {
+        pk[r * rb..r * rb + hb].fill(0);
+    }
+    let mut cols = ColGen::<HEAD_BLOCKS>::empty();
+    cols.init(m, pi, g, mt, mt + 8 * hb);
+    let mut rows = [[0u8; HB_MAX]; MAX_M];
+    let mut tmp = [0u8; 8 * HEAD_BLOCKS];
+    for i in 0..P::T {
+        cols.next_rows(mt, 8 * hb, &mut tmp, |b, bits| {
+            rows[b][..hb].copy_from_slice(bits);
+        });
+        let k0 = i * m;
+        for r in 0..mt {
+            let row = &mut pk[r * rb..(r + 1) * rb];
+            let (head, tail) = row.split_at_mut(rb - ab);
+            let ainv = &tail[..ab];
+            for (b, src) in rows[..m].iter().enumerate() {
+                let k = k0 + b;
+                // CT: mask from a bit of A^-1.
+                let mask = ((ainv[k / 8] >> (k % 8)) & 1).wrapping_neg();
+                xor_masked(&mut head[..hb], &src[..hb], mask);
+            }
+        }
+    }
+    zeroize::Zeroize::zeroize(rows.as_flattened_mut());
+}
+
+/// Phase 6: the last `(n - mt) - 8hb` columns of T, in row batches.
+#[inline(never)]
+fn tails<P: ParameterSet>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
+    const R: usize = 64;
+    let (m, mt, n) = (P::M, P::MT, P::N);
+    let rb = P::ROW_BYTES;
+    let ab = mt.div_ceil(8);
+    let hb = (n - 2 * mt) / 8;
+    let c0 = mt + 8 * hb;
+    let wt = n - c0;
+    let tb = rb - hb;
+    let mut acc = [[0u8; TB_MAX]; R];
+    let mut rows = [[0u8; TB_MAX]; MAX_M];
+    let mut tmp = [0u8; 8 * TAIL_BLOCKS];
+    let mut cols = ColGen::<TAIL_BLOCKS>::empty();
+    let mut r0 = 0;
+    while r0 < mt {
+        let r1 = (r0 + R).min(mt);
+        for a in &mut acc {
+            a.fill(0);
+        }
+        cols.init(m, pi, g, c0, n);
+        for i in 0..P::T {
+            cols.next_rows(c0, wt, &mut tmp, |b, bits| {
+                rows[b][..tb].copy_from_slice(bits);
+            });
+            let k0 = i * m;
+            for r in r0..r1 {
+                let ainv = &pk[(r + 1) * rb - ab..(r + 1) * rb];
+                let a = &mut acc[r - r0];
+                for (b, src) in rows[..m].iter().enumerate() {
+                    let k = k0 + b;
+                    // CT: mask from a bit of A^-1.
+                    let mask = ((ainv[k / 8] >> (k % 8)) & 1).wrapping_neg();
+                    xor_masked(&mut a[..tb], &src[..tb], mask);
+                }
+            }
+        }
+        for r in r0..r1 {
+            pk[r * rb + hb..(r + 1) * rb].copy_from_slice(&acc[r - r0][..tb]);
+        }
+        r0 = r1;
+    }
+    zeroize::Zeroize::zeroize(acc.as_flattened_mut());
+    zeroize::Zeroize::zeroize(rows.as_flattened_mut());
+}
