@@ -29,6 +29,7 @@ mod imp {
     pub const AVX512BW: u32 = 1 << 4;
     pub const AVX512VL: u32 = 1 << 5;
     pub const BMI2: u32 = 1 << 6;
+    pub const BMI1: u32 = 1 << 7;
     /// Set once the probe has run.
     const DONE: u32 = 1 << 31;
 
@@ -77,18 +78,25 @@ mod imp {
         if l1.ecx & (1 << 1) != 0 {
             f |= PCLMULQDQ;
         }
+        if max_leaf < 7 {
+            return f;
+        }
+        let l7 = cpuid(7, 0);
+        // BMI1/BMI2 use general-purpose registers: no OS support needed.
+        if l7.ebx & (1 << 3) != 0 {
+            f |= BMI1;
+        }
+        if l7.ebx & (1 << 8) != 0 {
+            f |= BMI2;
+        }
         let osxsave = l1.ecx & (1 << 27) != 0;
         let avx = l1.ecx & (1 << 28) != 0;
-        if max_leaf < 7 || !osxsave {
+        if !osxsave {
             return f;
         }
         let x = xcr0();
         let ymm_ok = x & 0b110 == 0b110; // SSE and AVX state
         let zmm_ok = ymm_ok && x & 0b1110_0000 == 0b1110_0000; // opmask, ZMM_Hi256, Hi16_ZMM
-        let l7 = cpuid(7, 0);
-        if l7.ebx & (1 << 8) != 0 {
-            f |= BMI2;
-        }
         if avx && ymm_ok {
             if l7.ebx & (1 << 5) != 0 {
                 f |= AVX2;
@@ -144,6 +152,10 @@ feature_fn!(
     avx2, AVX2, "avx2"
 );
 feature_fn!(
+    /// BMI1 (`andn`, `blsr`, `tzcnt`, ...).
+    bmi1, BMI1, "bmi1"
+);
+feature_fn!(
     /// BMI2 (`pdep`, `pext`, `mulx`, ...).
     bmi2, BMI2, "bmi2"
 );
@@ -173,6 +185,7 @@ mod tests {
     #[test]
     fn agrees_with_std() {
         assert_eq!(super::avx2(), std::is_x86_feature_detected!("avx2"));
+        assert_eq!(super::bmi1(), std::is_x86_feature_detected!("bmi1"));
         assert_eq!(super::bmi2(), std::is_x86_feature_detected!("bmi2"));
         assert_eq!(
             super::pclmulqdq(),

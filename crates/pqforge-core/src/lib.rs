@@ -34,6 +34,7 @@ mod dynamic;
 mod error;
 pub mod kat;
 pub mod keccak;
+pub mod keccak_x4;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
 mod traits;

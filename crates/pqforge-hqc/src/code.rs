@@ -9,6 +9,7 @@
 
 use core::hint::black_box;
 
+use crate::gf2x::Backend;
 use crate::params::{MAX_K, MAX_N1, ParameterSet};
 
 /// Rows of the RM(1,7) generator for message bits 0..6 as (low, high)
@@ -37,40 +38,69 @@ fn rm_encode_byte(x: u8) -> (u64, u64) {
     (lo, hi)
 }
 
-/// Encodes the k-byte message `m` into the first n1·n2 bits of `out`
-/// (remaining words are cleared).
-pub(crate) fn encode<P: ParameterSet>(out: &mut [u64], m: &[u8]) {
+/// XORs the encoding of the k-byte message `m` into the first n1·n2 bits
+/// of `out`.
+pub(crate) fn encode_xor<P: ParameterSet>(out: &mut [u64], m: &[u8]) {
     let mut cw = [0u8; MAX_N1];
     crate::rs::encode::<P>(&mut cw, m);
-    out.fill(0);
     let rep = P::N2 / 128;
     for (i, &c) in cw.iter().enumerate().take(P::N1) {
         let (lo, hi) = rm_encode_byte(c);
         let base = i * P::N2 / 64;
         for r in 0..rep {
-            out[base + 2 * r] = lo;
-            out[base + 2 * r + 1] = hi;
+            out[base + 2 * r] ^= lo;
+            out[base + 2 * r + 1] ^= hi;
         }
     }
     zeroize::Zeroize::zeroize(&mut cw);
 }
 
-/// In-place fast Walsh-Hadamard transform of 128 values.
-#[inline]
+/// Fast Walsh-Hadamard transform of 128 values in the constant-geometry
+/// form: every one of the seven stages maps pairs (2j, 2j + 1) to (j, 64 + j)
+/// (sum, difference), which after seven stages is the natural order. The
+/// identical stages vectorise well.
+#[inline(always)]
 fn hadamard(s: &mut [i16; 128]) {
-    let mut h = 1;
-    while h < 128 {
-        let mut i = 0;
-        while i < 128 {
-            for j in i..i + h {
-                let (a, b) = (s[j], s[j + h]);
-                s[j] = a + b;
-                s[j + h] = a - b;
-            }
-            i += 2 * h;
+    for _ in 0..7 {
+        let mut t = [0i16; 128];
+        for j in 0..64 {
+            let (a, b) = (s[2 * j], s[2 * j + 1]);
+            t[j] = a + b;
+            t[64 + j] = a - b;
         }
-        h *= 2;
+        *s = t;
     }
+}
+
+/// Sums the `rep` copies of a 128-bit RM codeword bit by bit.
+#[inline(always)]
+fn expand(s: &mut [i16; 128], words: &[u64], rep: usize) {
+    *s = [0; 128];
+    for r in 0..rep {
+        for half in 0..2 {
+            let w = words[2 * r + half];
+            for j in 0..64 {
+                s[64 * half + j] += ((w >> j) & 1) as i16;
+            }
+        }
+    }
+}
+
+/// Reed-Muller decoding of the n1 duplicated RM(1,7) codewords in the
+/// first n1·n2 bits of `word` into `cw` (n1 bytes). Inlined into each
+/// backend's `#[target_feature]` wrapper (see `Backend::decode`).
+#[inline(always)]
+pub(crate) fn rm_decode_generic<P: ParameterSet>(cw: &mut [u8], word: &[u64]) {
+    let rep = P::N2 / 128;
+    let mut s = [0i16; 128];
+    for i in 0..P::N1 {
+        let base = i * P::N2 / 64;
+        expand(&mut s, &word[base..base + 2 * rep], rep);
+        hadamard(&mut s);
+        s[0] -= 64 * rep as i16;
+        cw[i] = find_peak(&s);
+    }
+    zeroize::Zeroize::zeroize(&mut s);
 }
 
 /// Index of the largest |s[j]| (first on ties), plus 128 when that entry is
@@ -95,29 +125,22 @@ fn find_peak(s: &[i16; 128]) -> u8 {
     (best_pos | (nonneg & 128)) as u8
 }
 
-/// Decodes the first n1·n2 bits of `word` into the k-byte message `m`.
-pub(crate) fn decode<P: ParameterSet>(m: &mut [u8], word: &[u64]) {
-    let rep = P::N2 / 128;
+/// Decodes the first n1·n2 bits of `word` into the k-byte message `m`
+/// (on backend `B`, see `Backend::decode`).
+pub(crate) fn decode<P: ParameterSet, B: Backend>(m: &mut [u8], word: &[u64]) {
+    B::decode::<P>(m, word);
+}
+
+/// Reed-Muller then Reed-Solomon decoding; inlined into each backend's
+/// `#[target_feature]` wrapper.
+#[inline(always)]
+pub(crate) fn decode_generic<P: ParameterSet>(m: &mut [u8], word: &[u64]) {
     let mut cw = [0u8; MAX_N1];
-    let mut s = [0i16; 128];
-    for i in 0..P::N1 {
-        let base = i * P::N2 / 64;
-        for (k, sk) in s.iter_mut().enumerate() {
-            let mut c = 0i16;
-            for r in 0..rep {
-                c += ((word[base + 2 * r + k / 64] >> (k % 64)) & 1) as i16;
-            }
-            *sk = c;
-        }
-        hadamard(&mut s);
-        s[0] -= 64 * rep as i16;
-        cw[i] = find_peak(&s);
-    }
+    rm_decode_generic::<P>(&mut cw[..P::N1], word);
     let mut msg = [0u8; MAX_K];
     crate::rs::decode::<P>(&mut msg[..P::K], &cw[..P::N1]);
     m[..P::K].copy_from_slice(&msg[..P::K]);
     zeroize::Zeroize::zeroize(&mut cw);
-    zeroize::Zeroize::zeroize(&mut s);
     zeroize::Zeroize::zeroize(&mut msg);
 }
 
@@ -133,20 +156,8 @@ pub(crate) fn rs_codeword<P: ParameterSet>(m: &[u8]) -> [u8; MAX_N1] {
 /// The RM decoding result (n1 bytes) of `word`, for tests.
 #[cfg(test)]
 pub(crate) fn rm_decode_all<P: ParameterSet>(word: &[u64]) -> [u8; MAX_N1] {
-    let rep = P::N2 / 128;
     let mut cw = [0u8; MAX_N1];
-    for i in 0..P::N1 {
-        let base = i * P::N2 / 64;
-        let mut s = [0i16; 128];
-        for (k, sk) in s.iter_mut().enumerate() {
-            for r in 0..rep {
-                *sk += ((word[base + 2 * r + k / 64] >> (k % 64)) & 1) as i16;
-            }
-        }
-        hadamard(&mut s);
-        s[0] -= 64 * rep as i16;
-        cw[i] = find_peak(&s);
-    }
+    rm_decode_generic::<P>(&mut cw[..P::N1], word);
     cw
 }
 
@@ -176,13 +187,13 @@ mod tests {
             *x = (i as u8).wrapping_mul(91) ^ 0x5A;
         }
         let mut w = [0u64; 1024];
-        encode::<P>(&mut w, &m[..P::K]);
+        encode_xor::<P>(&mut w, &m[..P::K]);
         // Flip a scattered set of bits: well within the decoding radius.
         for i in (0..P::N1 * P::N2).step_by(97) {
             w[i / 64] ^= 1 << (i % 64);
         }
         let mut out = [0u8; MAX_K];
-        decode::<P>(&mut out, &w);
+        decode::<P, crate::gf2x::Portable>(&mut out, &w);
         assert_eq!(out[..P::K], m[..P::K]);
     }
 

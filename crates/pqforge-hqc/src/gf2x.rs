@@ -1,25 +1,122 @@
 //! Arithmetic in F2\[X\]/(X^n - 1) on little-endian 64-bit words.
 //!
-//! Multiplication goes through the [`Backend`] trait so that carry-less
-//! multiply instructions (PCLMULQDQ, VPCLMULQDQ, PMULL) can be plugged in
-//! later; [`Portable`] is the only backend today. All routines run in time
-//! that depends only on the (public) operand lengths: there are no branches
-//! or memory indices derived from the operands.
+//! The hot kernels go through the [`Backend`] trait: the carry-less
+//! multiplication of two dense operands, and turning a sparse support (list
+//! of secret positions) into bits. [`Portable`] is the reference; the x86_64
+//! backends (`crate::x86::Avx2`, `crate::x86::Avx512`) use PCLMULQDQ and
+//! VPCLMULQDQ. All routines run in time that depends only on the (public)
+//! operand lengths: there are no branches or memory indices derived from the
+//! operands.
 
-/// A polynomial multiplier over GF(2).
+/// The per-architecture kernels. Implementations of the x86_64 backends may
+/// only be instantiated after the CPU features they need were detected
+/// (`crate::backend` is the only place that does so).
 pub(crate) trait Backend {
+    /// Short name (`portable`, `avx2`, `avx512`) for tests and benches.
+    #[allow(dead_code)]
+    const NAME: &'static str;
+
     /// `r = a * b` (plain product, no reduction); `a` and `b` have the same
-    /// length `w`, `r` has length `2w`; `scratch` holds at least
+    /// length `w`, a multiple of [`crate::params::POLY_ALIGN_WORDS`]; `r` has
+    /// length `2w`; `scratch` holds at least
     /// [`crate::params::karatsuba_scratch`]`(w)` words.
     fn mul_wide(r: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]);
+
+    /// `out[idx[k]] ^= bit[k]` for every k, touching every word of `out` for
+    /// every k (the `idx[k]` are secret; each is below `out.len()`).
+    fn xor_bits(out: &mut [u64], idx: &[u32], bit: &[u64]) {
+        xor_bits_portable(out, idx, bit);
+    }
+
+    /// Decoding of the concatenated code (first n1·n2 bits of `word`) into
+    /// the k-byte `m`; see [`crate::code::decode_generic`]. SIMD backends
+    /// compile the same source for their instruction set.
+    fn decode<P: crate::params::ParameterSet>(m: &mut [u8], word: &[u64]) {
+        crate::code::decode_generic::<P>(m, word);
+    }
 }
 
-/// Portable backend: Karatsuba down to [`crate::params::KARATSUBA_BASE`]
-/// words, then schoolbook over a constant-time 64x64 carry-less multiply.
+/// Portable backend: Karatsuba down to 8-word blocks, then schoolbook over a
+/// constant-time 64x64 carry-less multiply.
 pub(crate) struct Portable;
 
-/// The backend in use.
-pub(crate) type Active = Portable;
+/// Portable [`Backend::xor_bits`].
+#[inline(always)]
+pub(crate) fn xor_bits_portable(out: &mut [u64], idx: &[u32], bit: &[u64]) {
+    for (wi, o) in out.iter_mut().enumerate() {
+        let mut acc = 0u64;
+        for (&ix, &b) in idx.iter().zip(bit) {
+            let d = u64::from(ix ^ wi as u32);
+            // All-ones iff d == 0; black_box keeps LLVM from turning the
+            // mask back into a compare-and-branch (it does otherwise).
+            let hit = core::hint::black_box(((d | d.wrapping_neg()) >> 63).wrapping_sub(1));
+            acc |= b & hit;
+        }
+        *o ^= acc;
+    }
+}
+
+/// `dst ^= src` over whole `B`-word chunks (lengths are multiples of `B`),
+/// so that each chunk becomes a single vector operation.
+#[inline(always)]
+pub(crate) fn xor_chunks<const B: usize>(dst: &mut [u64], src: &[u64]) {
+    for (d, s) in dst.chunks_exact_mut(B).zip(src.chunks_exact(B)) {
+        for i in 0..B {
+            d[i] ^= s[i];
+        }
+    }
+}
+
+/// Defines a recursive Karatsuba multiplier `$name(r, a, b, t)` on operands
+/// of a whole number of `$block`-word blocks, handing operands of at most
+/// `$small_max` words to `$small` (a product of two such operands). The
+/// extra attributes (such as `#[target_feature]`) apply to the generated
+/// function, so each backend gets its own copy compiled for its instruction
+/// set.
+///
+/// Operands of `nb` blocks split into a low half of `ceil(nb/2)` blocks (h
+/// words) and a high half of l = n - h words. `t` needs
+/// [`crate::params::karatsuba_scratch`] words: the middle product (2h words)
+/// lives there while the outer products go straight into `r`, and the two
+/// half sums are formed in `r` before the outer products overwrite them.
+macro_rules! karatsuba_fn {
+    ($(#[$attr:meta])* $name:ident, $block:literal, $small_max:literal, $small:ident) => {
+        $(#[$attr])*
+        fn $name(r: &mut [u64], a: &[u64], b: &[u64], t: &mut [u64]) {
+            use $crate::gf2x::xor_chunks;
+            let n = a.len();
+            debug_assert!(n.is_multiple_of($block) && n > 0);
+            debug_assert!(b.len() == n && r.len() >= 2 * n);
+            if n <= $small_max {
+                $small(r, a, b);
+                return;
+            }
+            let h = (n / $block).div_ceil(2) * $block;
+            let l = n - h;
+            let (z1, rest) = t.split_at_mut(2 * h);
+            {
+                let (sa, sb) = r[..2 * h].split_at_mut(h);
+                sa.copy_from_slice(&a[..h]);
+                sb.copy_from_slice(&b[..h]);
+                xor_chunks::<$block>(&mut sa[..l], &a[h..]);
+                xor_chunks::<$block>(&mut sb[..l], &b[h..]);
+                $name(z1, sa, sb, rest);
+            }
+            {
+                let (r0, r1) = r.split_at_mut(2 * h);
+                $name(r0, &a[..h], &b[..h], rest);
+                $name(&mut r1[..2 * l], &a[h..], &b[h..], rest);
+            }
+            // z1 <- z1 - z0 - z2, then r += X^h z1.
+            xor_chunks::<$block>(z1, &r[..2 * h]);
+            xor_chunks::<$block>(&mut z1[..2 * l], &r[2 * h..2 * h + 2 * l]);
+            xor_chunks::<$block>(&mut r[h..3 * h], z1);
+        }
+    };
+}
+// Used by the x86_64 backends; other targets only need the portable instance.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
+pub(crate) use karatsuba_fn;
 
 /// Bits at positions ≡ i (mod 5) of a 64-bit word.
 const HOLES64: [u64; 5] = {
@@ -83,95 +180,77 @@ pub(crate) fn clmul64(a: u64, b: u64) -> u128 {
     clmul_split(&split(a), &split(b))
 }
 
-/// Schoolbook product of two `n`-word operands into `2n` words.
-fn schoolbook(r: &mut [u64], a: &[u64], b: &[u64]) {
-    let n = a.len();
-    let mut bs = [[0u64; 5]; crate::params::KARATSUBA_BASE];
+/// Schoolbook product of two 8-word operands into 16 words.
+#[inline]
+fn schoolbook8(r: &mut [u64], a: &[u64], b: &[u64]) {
+    let mut bs = [[0u64; 5]; 8];
     for (s, &w) in bs.iter_mut().zip(b) {
         *s = split(w);
     }
-    r[..2 * n].fill(0);
-    for i in 0..n {
+    let mut acc = [0u64; 16];
+    for i in 0..8 {
         let ai = split(a[i]);
-        for j in 0..n {
+        for j in 0..8 {
             let p = clmul_split(&ai, &bs[j]);
-            r[i + j] ^= p as u64;
-            r[i + j + 1] ^= (p >> 64) as u64;
+            acc[i + j] ^= p as u64;
+            acc[i + j + 1] ^= (p >> 64) as u64;
         }
     }
+    r[..16].copy_from_slice(&acc);
 }
 
-/// Recursive Karatsuba on equal-length operands.
-fn karatsuba(r: &mut [u64], a: &[u64], b: &[u64], t: &mut [u64]) {
-    let n = a.len();
-    if n <= crate::params::KARATSUBA_BASE {
-        schoolbook(r, a, b);
-        return;
-    }
-    let h = n.div_ceil(2);
-    let l = n - h;
-    {
-        let (r0, r1) = r.split_at_mut(2 * h);
-        karatsuba(r0, &a[..h], &b[..h], t);
-        karatsuba(&mut r1[..2 * l], &a[h..], &b[h..], t);
-    }
-    let (sa, rest) = t.split_at_mut(h);
-    let (sb, rest) = rest.split_at_mut(h);
-    let (z1, rest) = rest.split_at_mut(2 * h);
-    sa.copy_from_slice(&a[..h]);
-    sb.copy_from_slice(&b[..h]);
-    for i in 0..l {
-        sa[i] ^= a[h + i];
-        sb[i] ^= b[h + i];
-    }
-    karatsuba(z1, sa, sb, rest);
-    // z1 <- z1 - z0 - z2
-    for i in 0..2 * h {
-        z1[i] ^= r[i];
-    }
-    for i in 0..2 * l {
-        z1[i] ^= r[2 * h + i];
-    }
-    for i in 0..2 * h {
-        r[h + i] ^= z1[i];
-    }
-}
+karatsuba_fn!(
+    /// Portable Karatsuba.
+    karatsuba_portable,
+    8,
+    8,
+    schoolbook8
+);
 
 impl Backend for Portable {
+    const NAME: &'static str = "portable";
+
     fn mul_wide(r: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
-        debug_assert_eq!(a.len(), b.len());
-        debug_assert_eq!(r.len(), 2 * a.len());
-        karatsuba(r, a, b, scratch);
+        karatsuba_portable(r, a, b, scratch);
     }
 }
 
 /// `out = wide mod (X^n - 1)` where `wide` is a product of two reduced
-/// elements (degree < 2n - 1) and `out` has `ceil(n/64)` words.
+/// elements (degree < 2n - 1); the words of `out` from `ceil(n/64)` on are
+/// cleared.
 fn reduce(out: &mut [u64], wide: &[u64], n: usize) {
-    let w = out.len();
+    let w = n.div_ceil(64);
     let q = n / 64;
     let sh = n % 64;
-    for i in 0..w {
-        let lo = wide[q + i] >> sh;
-        let hi = if sh == 0 {
-            0
-        } else {
-            wide.get(q + i + 1).map_or(0, |x| x << (64 - sh))
-        };
-        out[i] = wide[i] ^ lo ^ hi;
-    }
-    if sh != 0 {
+    debug_assert!(wide.len() > q + w);
+    if sh == 0 {
+        for i in 0..w {
+            out[i] = wide[i] ^ wide[q + i];
+        }
+    } else {
+        for i in 0..w {
+            out[i] = wide[i] ^ (wide[q + i] >> sh) ^ (wide[q + i + 1] << (64 - sh));
+        }
         out[w - 1] &= (1u64 << sh) - 1;
     }
+    out[w..].fill(0);
 }
 
-/// `out = a * b mod (X^n - 1)`; all three have `ceil(n/64)` words, `a` and
-/// `b` reduced (no bits at or above n). `scratch` holds at least
-/// `2w + karatsuba_scratch(w)` words; it is wiped before returning.
-pub(crate) fn mul_mod(out: &mut [u64], a: &[u64], b: &[u64], n: usize, scratch: &mut [u64]) {
+/// `out = a * b mod (X^n - 1)`; all three have the same padded length (a
+/// multiple of [`crate::params::POLY_ALIGN_WORDS`]), `a` and `b` reduced (no
+/// bits at or above n). `scratch` holds at least
+/// [`crate::params::mul_scratch`]`(len)` words; it is wiped before returning.
+pub(crate) fn mul_mod<B: Backend>(
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    n: usize,
+    scratch: &mut [u64],
+) {
     let w = out.len();
+    debug_assert!(a.len() == w && b.len() == w);
     let (wide, rest) = scratch.split_at_mut(2 * w);
-    Active::mul_wide(wide, a, b, rest);
+    B::mul_wide(wide, a, b, rest);
     reduce(out, wide, n);
     zeroize::Zeroize::zeroize(scratch);
 }
@@ -246,15 +325,16 @@ mod tests {
         for _ in 0..5 {
             let mut a = [0u64; 16];
             let mut b = [0u64; 16];
+            let w16 = 16;
             for i in 0..w {
                 a[i] = xorshift(&mut s);
                 b[i] = xorshift(&mut s);
             }
             a[w - 1] &= (1 << (n % 64)) - 1;
             b[w - 1] &= (1 << (n % 64)) - 1;
-            let mut scratch = [0u64; 64 + crate::params::karatsuba_scratch(16)];
+            let mut scratch = [0u64; crate::params::mul_scratch(16)];
             let mut out = [0u64; 16];
-            mul_mod(&mut out[..w], &a[..w], &b[..w], n, &mut scratch);
+            mul_mod::<Portable>(&mut out, &a[..w16], &b[..w16], n, &mut scratch);
             let mut refr = [0u64; 16];
             for i in 0..n {
                 if (a[i / 64] >> (i % 64)) & 1 == 1 {

@@ -9,9 +9,10 @@ use std::vec::Vec;
 
 use pqforge_core::kat::{HqcPrng, KAT_ENTROPY, data_dir, rsp::to_hex};
 
-use crate::params::{Hqc1, Hqc1V5, Hqc3, Hqc3V5, Hqc5, Hqc5V5, MAX_K, ParameterSet};
+use crate::gf2x::Portable;
+use crate::params::{Hqc1, Hqc1V5, Hqc3, Hqc3V5, Hqc5, Hqc5V5, MAX_K, MAX_WEIGHT, ParameterSet};
 use crate::sampling::{
-    Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform,
+    Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, write_support,
 };
 use crate::{code, gf2x, kem};
 
@@ -84,7 +85,7 @@ fn check<P: ParameterSet>(rel: &str) {
     same(&hex(&seed_kem), t.get(kg, "seed_kem"));
 
     // Key generation, step by step.
-    let (ek, dk) = kem::keygen_derand::<P>(&seed_kem);
+    let (ek, dk) = kem::keygen_derand::<P, Portable>(&seed_kem);
     let skb = dk.as_bytes();
     let seed_dk = &skb[P::ENCAPS_KEY_BYTES..P::ENCAPS_KEY_BYTES + 32];
     let seed_ek = &ek.as_bytes()[..32];
@@ -96,8 +97,11 @@ fn check<P: ParameterSet>(rel: &str) {
     );
     let mut xof = Xof::new(seed_dk, P::REVISION);
     let (mut y, mut x, mut h) = (P::POLY_ZERO, P::POLY_ZERO, P::POLY_ZERO);
-    sample_fixed_weight_rejection::<P>(&mut xof, y.as_mut(), P::OMEGA);
-    sample_fixed_weight_rejection::<P>(&mut xof, x.as_mut(), P::OMEGA);
+    let mut sup = [0u32; MAX_WEIGHT];
+    sample_fixed_weight_rejection::<P>(&mut xof, &mut sup[..P::OMEGA]);
+    write_support::<Portable>(y.as_mut(), &sup[..P::OMEGA]);
+    sample_fixed_weight_rejection::<P>(&mut xof, &mut sup[..P::OMEGA]);
+    write_support::<Portable>(x.as_mut(), &sup[..P::OMEGA]);
     same(&poly_hex::<P>(&y, P::N_BYTES), t.get(kg, "y"));
     same(&poly_hex::<P>(&x, P::N_BYTES), t.get(kg, "x"));
     sample_uniform::<P>(&mut Xof::new(seed_ek, P::REVISION), h.as_mut());
@@ -115,7 +119,7 @@ fn check<P: ParameterSet>(rel: &str) {
     let cw = code::rs_codeword::<P>(m);
     same(&hex(&cw[..P::N1]), t.get(en, "Reed-Solomon code word"));
     let mut enc = P::POLY_ZERO;
-    code::encode::<P>(enc.as_mut(), m);
+    code::encode_xor::<P>(enc.as_mut(), m);
     same(
         &poly_hex::<P>(&enc, P::V_BYTES),
         t.get(en, "Concatenated code word"),
@@ -123,13 +127,16 @@ fn check<P: ParameterSet>(rel: &str) {
     let theta = pqforge_core::kat::rsp::from_hex(t.get(en, "theta")).expect("hex");
     let mut xof = Xof::new(&theta, P::REVISION);
     let (mut r1, mut r2, mut e) = (P::POLY_ZERO, P::POLY_ZERO, P::POLY_ZERO);
-    sample_fixed_weight_shift::<P>(&mut xof, r2.as_mut(), P::OMEGA_R);
-    sample_fixed_weight_shift::<P>(&mut xof, e.as_mut(), P::OMEGA_E);
-    sample_fixed_weight_shift::<P>(&mut xof, r1.as_mut(), P::OMEGA_R);
+    sample_fixed_weight_shift::<P>(&mut xof, &mut sup[..P::OMEGA_R]);
+    write_support::<Portable>(r2.as_mut(), &sup[..P::OMEGA_R]);
+    sample_fixed_weight_shift::<P>(&mut xof, &mut sup[..P::OMEGA_E]);
+    write_support::<Portable>(e.as_mut(), &sup[..P::OMEGA_E]);
+    sample_fixed_weight_shift::<P>(&mut xof, &mut sup[..P::OMEGA_R]);
+    write_support::<Portable>(r1.as_mut(), &sup[..P::OMEGA_R]);
     same(&poly_hex::<P>(&r2, P::N_BYTES), t.get(en, "r2"));
     same(&poly_hex::<P>(&e, P::N_BYTES), t.get(en, "e"));
     same(&poly_hex::<P>(&r1, P::N_BYTES), t.get(en, "r1"));
-    let (ct, k) = kem::encaps_derand::<P>(&ek, m, &salt);
+    let (ct, k) = kem::encaps_derand::<P, Portable>(&ek, m, &salt);
     same(&hex(ct.as_bytes()), t.get(en, "c_kem"));
     same(&hex(k.as_bytes()), t.get(en, "K"));
 
@@ -138,7 +145,7 @@ fn check<P: ParameterSet>(rel: &str) {
     let mut scratch = P::SCRATCH_ZERO;
     let mut u = P::POLY_ZERO;
     gf2x::load(u.as_mut(), &ct.as_bytes()[..P::N_BYTES], P::N);
-    gf2x::mul_mod(
+    gf2x::mul_mod::<Portable>(
         s_r2.as_mut(),
         u.as_ref(),
         y.as_ref(),
@@ -168,7 +175,7 @@ fn check<P: ParameterSet>(rel: &str) {
             "Reed-Muller decoding result (the input for the Reed-Solomon decoding algorithm)"
         )
     );
-    let k2 = kem::decaps::<P>(&dk, &ct);
+    let k2 = kem::decaps::<P, Portable>(&dk, &ct);
     same(&hex(k2.as_bytes()), t.get(de, "K_prime"));
 }
 

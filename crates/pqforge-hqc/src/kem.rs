@@ -22,10 +22,11 @@ use pqforge_core::ctgrind;
 use pqforge_core::keccak::{sha3_256_parts, sha3_512_parts};
 use zeroize::Zeroize;
 
-use crate::gf2x;
-use crate::params::{MAX_K, ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
+use crate::gf2x::{self, Backend};
+use crate::params::{MAX_K, MAX_WEIGHT, ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 use crate::sampling::{
-    Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform,
+    Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, write_support,
+    xor_support,
 };
 use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 
@@ -34,104 +35,194 @@ fn hash_h(ek: &[u8]) -> [u8; 32] {
     sha3_256_parts(&[ek, &[0x01]])
 }
 
-/// HQC-PKE key generation: writes `s` (N_BYTES) and returns nothing else;
-/// `seed_dk`/`seed_ek` are the halves of I(seed_pke).
-fn pke_keygen<P: ParameterSet>(s_out: &mut [u8], seed_dk: &[u8], seed_ek: &[u8]) {
-    let mut y = P::POLY_ZERO;
-    let mut x = P::POLY_ZERO;
-    let mut h = P::POLY_ZERO;
-    let mut s = P::POLY_ZERO;
-    let mut scratch = P::SCRATCH_ZERO;
-    let mut xof = Xof::new(seed_dk, P::REVISION);
-    sample_fixed_weight_rejection::<P>(&mut xof, y.as_mut(), P::OMEGA);
-    sample_fixed_weight_rejection::<P>(&mut xof, x.as_mut(), P::OMEGA);
-    let mut xof = Xof::new(seed_ek, P::REVISION);
-    sample_uniform::<P>(&mut xof, h.as_mut());
-    gf2x::mul_mod(s.as_mut(), h.as_ref(), y.as_ref(), P::N, scratch.as_mut());
-    gf2x::add_assign(s.as_mut(), x.as_ref());
-    gf2x::store(s_out, s.as_ref());
-    y.as_mut().zeroize();
-    x.as_mut().zeroize();
-    s.as_mut().zeroize();
+/// Where a PKE routine puts its encoded ring elements: written out
+/// ([`WriteSink`]) or compared with expected bytes in constant time
+/// ([`CompareSink`]), so that re-encryption and key checks need no second
+/// ciphertext or key buffer.
+pub(crate) trait Sink {
+    /// Handles the first `len` little-endian bytes of `words`, which belong
+    /// at byte offset `off` of the output.
+    fn put(&mut self, off: usize, len: usize, words: &[u64]);
 }
 
-/// Deterministic KEM key generation from `seed_kem`.
-pub(crate) fn keygen_derand<P: ParameterSet>(
-    seed_kem: &[u8; SEED_BYTES],
-) -> (EncapsKey<P>, DecapsKey<P>) {
+/// Stores into a byte buffer.
+pub(crate) struct WriteSink<'a>(pub(crate) &'a mut [u8]);
+
+impl Sink for WriteSink<'_> {
+    fn put(&mut self, off: usize, len: usize, words: &[u64]) {
+        gf2x::store(&mut self.0[off..off + len], words);
+    }
+}
+
+/// ORs the XOR of the produced and the expected bytes into `diff`.
+pub(crate) struct CompareSink<'a> {
+    pub(crate) expected: &'a [u8],
+    pub(crate) diff: u64,
+}
+
+impl CompareSink<'_> {
+    /// All-ones byte iff everything compared so far was equal.
+    pub(crate) fn equal_mask(&self) -> u8 {
+        !(ct::nonzero_mask_u64(self.diff) as u8)
+    }
+}
+
+impl Sink for CompareSink<'_> {
+    fn put(&mut self, off: usize, len: usize, words: &[u64]) {
+        let exp = &self.expected[off..off + len];
+        let mut chunks = exp.chunks_exact(8);
+        let mut diff = self.diff;
+        for (c, w) in (&mut chunks).zip(words) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            diff |= u64::from_le_bytes(b) ^ w;
+        }
+        let tail = chunks.remainder();
+        let last = words[len / 8];
+        for (j, &e) in tail.iter().enumerate() {
+            diff |= u64::from(e ^ (last >> (8 * j)) as u8);
+        }
+        self.diff = diff;
+    }
+}
+
+/// HQC-PKE key generation: puts `s` (N_BYTES) into `sink` at offset 0;
+/// `seed_dk`/`seed_ek` are the halves of I(seed_pke).
+fn pke_keygen<P: ParameterSet, B: Backend, S: Sink>(sink: &mut S, seed_dk: &[u8], seed_ek: &[u8]) {
+    let mut y = P::POLY_ZERO;
+    let mut h = P::POLY_ZERO;
+    let mut s = P::POLY_ZERO;
+    let mut x_sup = [0u32; MAX_WEIGHT];
+    let mut scratch = P::SCRATCH_ZERO;
+    let mut xof = Xof::new(seed_dk, P::REVISION);
+    sample_fixed_weight_rejection::<P>(&mut xof, &mut x_sup[..P::OMEGA]);
+    write_support::<B>(y.as_mut(), &x_sup[..P::OMEGA]);
+    sample_fixed_weight_rejection::<P>(&mut xof, &mut x_sup[..P::OMEGA]);
+    let mut xof = Xof::new(seed_ek, P::REVISION);
+    sample_uniform::<P>(&mut xof, h.as_mut());
+    gf2x::mul_mod::<B>(s.as_mut(), h.as_ref(), y.as_ref(), P::N, scratch.as_mut());
+    xor_support::<B>(s.as_mut(), &x_sup[..P::OMEGA]);
+    sink.put(0, P::N_BYTES, s.as_ref());
+    y.as_mut().zeroize();
+    s.as_mut().zeroize();
+    x_sup.zeroize();
+}
+
+/// `(seed_pke, σ)` from XOF(seed_kem), then `(seed_dk || seed_ek)` =
+/// I(seed_pke). Returns σ (first k bytes) and the 64-byte seed pair.
+fn derive_seeds<P: ParameterSet>(seed_kem: &[u8; SEED_BYTES]) -> ([u8; MAX_K], [u8; 64]) {
     let mut xof = Xof::new(seed_kem, P::REVISION);
     let mut seed_pke = [0u8; SEED_BYTES];
     let mut sigma = [0u8; MAX_K];
     xof.get_bytes(&mut seed_pke);
     xof.get_bytes(&mut sigma[..P::K]);
-    let mut seeds = sha3_512_parts(&[&seed_pke, &[0x02]]);
-    let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
+    let seeds = sha3_512_parts(&[&seed_pke, &[0x02]]);
+    seed_pke.zeroize();
+    (sigma, seeds)
+}
 
-    let mut pk = P::PK_ZERO;
-    pk.as_mut()[..SEED_BYTES].copy_from_slice(seed_ek);
-    pke_keygen::<P>(&mut pk.as_mut()[SEED_BYTES..], seed_dk, seed_ek);
-    // Declassified: the encapsulation key (seed_ek || s) is public.
-    ctgrind::declassify(pk.as_mut());
+/// Deterministic KEM key generation from `seed_kem`.
+pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
+    seed_kem: &[u8; SEED_BYTES],
+) -> (EncapsKey<P>, DecapsKey<P>) {
+    let (mut sigma, mut seeds) = derive_seeds::<P>(seed_kem);
+    let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
 
     let mut sk = P::SK_ZERO;
     {
         let skb = sk.as_mut();
         let (ek_part, rest) = skb.split_at_mut(P::ENCAPS_KEY_BYTES);
-        ek_part.copy_from_slice(pk.as_ref());
+        ek_part[..SEED_BYTES].copy_from_slice(seed_ek);
+        pke_keygen::<P, B, _>(&mut WriteSink(&mut ek_part[SEED_BYTES..]), seed_dk, seed_ek);
+        // Declassified: the encapsulation key (seed_ek || s) is public.
+        ctgrind::declassify(ek_part);
         let (dk_part, rest) = rest.split_at_mut(SEED_BYTES);
         dk_part.copy_from_slice(seed_dk);
         let (sig_part, kem_part) = rest.split_at_mut(P::K);
         sig_part.copy_from_slice(&sigma[..P::K]);
         kem_part.copy_from_slice(seed_kem);
     }
-    seed_pke.zeroize();
+    let mut pk = P::PK_ZERO;
+    pk.as_mut()
+        .copy_from_slice(&sk.as_ref()[..P::ENCAPS_KEY_BYTES]);
     sigma.zeroize();
     seeds.zeroize();
     (EncapsKey { bytes: pk }, DecapsKey { bytes: sk })
 }
 
+/// Constant-time check that a decapsulation key is exactly what
+/// [`keygen_derand`] makes from its trailing `seed_kem`: every byte of
+/// `ek || seed_dk || σ` is recomputed and compared (seed_kem trivially
+/// matches itself), without building a second key. Returns all-ones iff
+/// consistent.
+pub(crate) fn check_decaps_key<P: ParameterSet, B: Backend>(skb: &[u8]) -> u8 {
+    let mut seed_kem = [0u8; SEED_BYTES];
+    seed_kem.copy_from_slice(&skb[P::DECAPS_KEY_BYTES - SEED_BYTES..]);
+    let (mut sigma, mut seeds) = derive_seeds::<P>(&seed_kem);
+    let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
+    let ek = &skb[..P::ENCAPS_KEY_BYTES];
+    let rest = &skb[P::ENCAPS_KEY_BYTES..];
+    let seeds_ok = ct::eq_mask(&ek[..SEED_BYTES], seed_ek)
+        & ct::eq_mask(&rest[..SEED_BYTES], seed_dk)
+        & ct::eq_mask(&rest[SEED_BYTES..SEED_BYTES + P::K], &sigma[..P::K]);
+    let mut cmp = CompareSink {
+        expected: &ek[SEED_BYTES..],
+        diff: 0,
+    };
+    pke_keygen::<P, B, _>(&mut cmp, seed_dk, seed_ek);
+    let ok = seeds_ok & cmp.equal_mask();
+    seed_kem.zeroize();
+    sigma.zeroize();
+    seeds.zeroize();
+    ok
+}
+
 /// HQC-PKE encryption of the k-byte `m` under `ek` with coins `theta`,
-/// writing `u || v` to `out` (N_BYTES + V_BYTES).
-fn pke_encrypt<P: ParameterSet>(out: &mut [u8], ek: &[u8], m: &[u8], theta: &[u8]) {
+/// putting `u` (N_BYTES, offset 0) then `v` (V_BYTES) into `sink`.
+fn pke_encrypt<P: ParameterSet, B: Backend, S: Sink>(
+    sink: &mut S,
+    ek: &[u8],
+    m: &[u8],
+    theta: &[u8],
+) {
     let mut h = P::POLY_ZERO;
-    let mut s = P::POLY_ZERO;
-    let mut r1 = P::POLY_ZERO;
     let mut r2 = P::POLY_ZERO;
-    let mut e = P::POLY_ZERO;
     let mut t = P::POLY_ZERO;
+    let mut r1_sup = [0u32; MAX_WEIGHT];
+    let mut e_sup = [0u32; MAX_WEIGHT];
     let mut scratch = P::SCRATCH_ZERO;
 
     let mut xof = Xof::new(&ek[..SEED_BYTES], P::REVISION);
     sample_uniform::<P>(&mut xof, h.as_mut());
-    gf2x::load(s.as_mut(), &ek[SEED_BYTES..], P::N);
 
     let mut xof = Xof::new(theta, P::REVISION);
-    sample_fixed_weight_shift::<P>(&mut xof, r2.as_mut(), P::OMEGA_R);
-    sample_fixed_weight_shift::<P>(&mut xof, e.as_mut(), P::OMEGA_E);
-    sample_fixed_weight_shift::<P>(&mut xof, r1.as_mut(), P::OMEGA_R);
+    sample_fixed_weight_shift::<P>(&mut xof, &mut r1_sup[..P::OMEGA_R]);
+    write_support::<B>(r2.as_mut(), &r1_sup[..P::OMEGA_R]);
+    sample_fixed_weight_shift::<P>(&mut xof, &mut e_sup[..P::OMEGA_E]);
+    sample_fixed_weight_shift::<P>(&mut xof, &mut r1_sup[..P::OMEGA_R]);
 
     // u = r1 + h·r2
-    gf2x::mul_mod(t.as_mut(), h.as_ref(), r2.as_ref(), P::N, scratch.as_mut());
-    gf2x::add_assign(t.as_mut(), r1.as_ref());
-    let (u_out, v_out) = out.split_at_mut(P::N_BYTES);
-    gf2x::store(u_out, t.as_ref());
+    gf2x::mul_mod::<B>(t.as_mut(), h.as_ref(), r2.as_ref(), P::N, scratch.as_mut());
+    xor_support::<B>(t.as_mut(), &r1_sup[..P::OMEGA_R]);
+    sink.put(0, P::N_BYTES, t.as_ref());
 
-    // v = Encode(m) + Truncate(s·r2 + e, n1·n2)
-    gf2x::mul_mod(t.as_mut(), s.as_ref(), r2.as_ref(), P::N, scratch.as_mut());
-    gf2x::add_assign(t.as_mut(), e.as_ref());
-    crate::code::encode::<P>(h.as_mut(), m);
-    gf2x::add_assign(t.as_mut(), h.as_ref());
-    // N1N2 is a multiple of 8 for every set, so storing V_BYTES bytes is
+    // v = Encode(m) + Truncate(s·r2 + e, n1·n2); s goes where h was.
+    gf2x::load(h.as_mut(), &ek[SEED_BYTES..], P::N);
+    gf2x::mul_mod::<B>(t.as_mut(), h.as_ref(), r2.as_ref(), P::N, scratch.as_mut());
+    xor_support::<B>(t.as_mut(), &e_sup[..P::OMEGA_E]);
+    crate::code::encode_xor::<P>(t.as_mut(), m);
+    // N1N2 is a multiple of 8 for every set, so putting V_BYTES bytes is
     // exactly the truncation.
-    gf2x::store(v_out, t.as_ref());
+    sink.put(P::N_BYTES, P::V_BYTES, t.as_ref());
 
-    for p in [&mut h, &mut r1, &mut r2, &mut e, &mut t] {
-        p.as_mut().zeroize();
-    }
+    r2.as_mut().zeroize();
+    t.as_mut().zeroize();
+    r1_sup.zeroize();
+    e_sup.zeroize();
 }
 
 /// Deterministic encapsulation with message `m` (k bytes) and `salt`.
-pub(crate) fn encaps_derand<P: ParameterSet>(
+pub(crate) fn encaps_derand<P: ParameterSet, B: Backend>(
     ek: &EncapsKey<P>,
     m: &[u8],
     salt: &[u8; SALT_BYTES],
@@ -143,7 +234,7 @@ pub(crate) fn encaps_derand<P: ParameterSet>(
     {
         let ctb = ct.as_mut();
         let (c_pke, c_salt) = ctb.split_at_mut(P::N_BYTES + P::V_BYTES);
-        pke_encrypt::<P>(c_pke, ekb, m, &g[SS_BYTES..]);
+        pke_encrypt::<P, B, _>(&mut WriteSink(c_pke), ekb, m, &g[SS_BYTES..]);
         c_salt.copy_from_slice(salt);
     }
     // Declassified: the ciphertext is public.
@@ -154,56 +245,37 @@ pub(crate) fn encaps_derand<P: ParameterSet>(
     (Ciphertext { bytes: ct }, SharedSecret::new(k))
 }
 
-/// Randomised encapsulation: draws m (k bytes) then salt (16 bytes).
-pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
-    ek: &EncapsKey<P>,
-    rng: &mut R,
-) -> (Ciphertext<P>, SharedSecret<P>) {
-    let mut m = [0u8; MAX_K];
-    let mut salt = [0u8; SALT_BYTES];
-    rng.fill_bytes(&mut m[..P::K]);
-    rng.fill_bytes(&mut salt);
-    let out = encaps_derand::<P>(ek, &m[..P::K], &salt);
-    m.zeroize();
-    out
-}
-
-/// Randomised key generation: draws seed_kem (32 bytes).
-pub(crate) fn keygen<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
-    rng: &mut R,
-) -> (EncapsKey<P>, DecapsKey<P>) {
-    let mut seed = [0u8; SEED_BYTES];
-    rng.fill_bytes(&mut seed);
-    let out = keygen_derand::<P>(&seed);
-    seed.zeroize();
-    out
-}
-
 /// HQC-PKE decryption: the k-byte m' of `u || v` under `seed_dk`.
-fn pke_decrypt<P: ParameterSet>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+fn pke_decrypt<P: ParameterSet, B: Backend>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
     let mut y = P::POLY_ZERO;
     let mut u = P::POLY_ZERO;
     let mut t = P::POLY_ZERO;
+    let mut y_sup = [0u32; MAX_WEIGHT];
     let mut scratch = P::SCRATCH_ZERO;
     let mut xof = Xof::new(seed_dk, P::REVISION);
-    sample_fixed_weight_rejection::<P>(&mut xof, y.as_mut(), P::OMEGA);
+    sample_fixed_weight_rejection::<P>(&mut xof, &mut y_sup[..P::OMEGA]);
+    write_support::<B>(y.as_mut(), &y_sup[..P::OMEGA]);
     // Bits of u at and above n are dropped here; the final ciphertext
     // comparison still sees them (implicit rejection).
     gf2x::load(u.as_mut(), &c_pke[..P::N_BYTES], P::N);
-    gf2x::mul_mod(t.as_mut(), u.as_ref(), y.as_ref(), P::N, scratch.as_mut());
+    gf2x::mul_mod::<B>(t.as_mut(), u.as_ref(), y.as_ref(), P::N, scratch.as_mut());
     // u <- v - Truncate(u·y, n1·n2); n1·n2 is a multiple of 64 for every
     // set, so the truncation is a whole number of words.
     const { assert!(P::N1N2 % 64 == 0) };
     gf2x::load(u.as_mut(), &c_pke[P::N_BYTES..], P::N1N2);
     gf2x::add_assign(&mut u.as_mut()[..P::N1N2 / 64], &t.as_ref()[..P::N1N2 / 64]);
-    crate::code::decode::<P>(m, u.as_ref());
+    crate::code::decode::<P, B>(m, u.as_ref());
     for p in [&mut y, &mut u, &mut t] {
         p.as_mut().zeroize();
     }
+    y_sup.zeroize();
 }
 
 /// Decapsulation with implicit rejection.
-pub(crate) fn decaps<P: ParameterSet>(dk: &DecapsKey<P>, ct: &Ciphertext<P>) -> SharedSecret<P> {
+pub(crate) fn decaps<P: ParameterSet, B: Backend>(
+    dk: &DecapsKey<P>,
+    ct: &Ciphertext<P>,
+) -> SharedSecret<P> {
     let skb = dk.bytes.as_ref();
     let ek = &skb[..P::ENCAPS_KEY_BYTES];
     let seed_dk = &skb[P::ENCAPS_KEY_BYTES..P::ENCAPS_KEY_BYTES + SEED_BYTES];
@@ -213,25 +285,23 @@ pub(crate) fn decaps<P: ParameterSet>(dk: &DecapsKey<P>, ct: &Ciphertext<P>) -> 
     let salt = &ctb[P::N_BYTES + P::V_BYTES..];
 
     let mut m = [0u8; MAX_K];
-    pke_decrypt::<P>(&mut m[..P::K], seed_dk, c_pke);
+    pke_decrypt::<P, B>(&mut m[..P::K], seed_dk, c_pke);
 
     let hek = hash_h(ek);
     let mut g = sha3_512_parts(&[&hek, &m[..P::K], salt, &[0x00]]);
-    let mut c2 = P::CT_ZERO;
-    {
-        let c2b = c2.as_mut();
-        let (p, s) = c2b.split_at_mut(P::N_BYTES + P::V_BYTES);
-        pke_encrypt::<P>(p, ek, &m[..P::K], &g[SS_BYTES..]);
-        s.copy_from_slice(salt);
-    }
+    // Re-encrypt and compare with c in place (the salt trivially matches).
+    let mut cmp = CompareSink {
+        expected: c_pke,
+        diff: 0,
+    };
+    pke_encrypt::<P, B, _>(&mut cmp, ek, &m[..P::K], &g[SS_BYTES..]);
     let mut k_bar = sha3_256_parts(&[&hek, sigma, ctb, &[0x03]]);
-    let same = ct::eq_mask(c2.as_ref(), ctb);
+    let same = cmp.equal_mask();
     let mut k = [0u8; SS_BYTES];
     ct::select(same, &g[..SS_BYTES], &k_bar, &mut k);
     m.zeroize();
     g.zeroize();
     k_bar.zeroize();
-    c2.as_mut().zeroize();
     SharedSecret::new(k)
 }
 
@@ -249,18 +319,18 @@ macro_rules! impl_kem {
             fn keygen<R: pqforge_core::CryptoRng + ?Sized>(
                 rng: &mut R,
             ) -> (Self::EncapsKey, Self::DecapsKey) {
-                crate::kem::keygen::<$ty, R>(rng)
+                crate::backend::keygen::<$ty, R>(rng)
             }
 
             fn encaps<R: pqforge_core::CryptoRng + ?Sized>(
                 ek: &Self::EncapsKey,
                 rng: &mut R,
             ) -> (Self::Ciphertext, Self::SharedSecret) {
-                crate::kem::encaps::<$ty, R>(ek, rng)
+                crate::backend::encaps::<$ty, R>(ek, rng)
             }
 
             fn decaps(dk: &Self::DecapsKey, ct: &Self::Ciphertext) -> Self::SharedSecret {
-                crate::kem::decaps::<$ty>(dk, ct)
+                crate::backend::decaps::<$ty>(dk, ct)
             }
         }
 
@@ -272,7 +342,7 @@ macro_rules! impl_kem {
             pub fn keygen_derand(
                 seed_kem: &[u8; 32],
             ) -> (crate::types::EncapsKey<$ty>, crate::types::DecapsKey<$ty>) {
-                crate::kem::keygen_derand::<$ty>(seed_kem)
+                crate::backend::keygen_derand::<$ty>(seed_kem)
             }
 
             /// Deterministic encapsulation with an explicit message `m`
@@ -298,7 +368,7 @@ macro_rules! impl_kem {
                     <$ty as crate::params::ParameterSet>::K,
                     m.len(),
                 )?;
-                Ok(crate::kem::encaps_derand::<$ty>(ek, m, salt))
+                Ok(crate::backend::encaps_derand::<$ty>(ek, m, salt))
             }
         }
     };

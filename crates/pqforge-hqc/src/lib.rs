@@ -1,5 +1,6 @@
 //! HQC key encapsulation (2025-08-22 specification, FIPS 207 draft lineage):
-//! constant-time, `no_std`, no heap, no `unsafe`.
+//! constant-time, `no_std`, no heap; `unsafe` only in the x86_64 SIMD
+//! backend.
 //!
 //! Six parameter sets, usable side by side:
 //!
@@ -37,17 +38,26 @@
 //! re-encrypt to exactly the same bytes (including the unused high bits of
 //! `u`) decapsulates to the implicit-rejection key J(H(ek), σ, c).
 //!
-//! Everything lives on the stack: decapsulation of HQC-5 uses roughly
-//! 100 KB (ring elements of 7.2 KB plus ~43 KB multiplier scratch).
+//! Everything lives on the stack. Each PKE stage holds at most three ring
+//! elements (7.2 KB each for HQC-5) plus ~29 KB of multiplier scratch; the
+//! sparse vectors are kept as position lists. Measured peaks (`pqforge
+//! bench`, SIMD backends, where the stages are inlined into one frame) are
+//! still ~85-160 KB for HQC-5.
+//!
+//! Backends (chosen at run time, once per call): AVX-512 with VPCLMULQDQ,
+//! AVX2 with PCLMULQDQ, or portable; `--cfg pqforge_backend="portable"`
+//! forces the portable one.
 //!
 //! Modules: [`params`] (parameter sets), `gf2x` (ring arithmetic behind a
-//! backend trait), `rs`/`code` (Reed-Solomon and Reed-Muller codes),
-//! `sampling` (XOF and samplers), `kem` (the FO transform), [`types`].
+//! backend trait), `x86` (the SIMD backends), `backend` (run-time
+//! selection), `rs`/`code` (Reed-Solomon and Reed-Muller codes), `sampling`
+//! (XOF and samplers), `kem` (the FO transform), [`types`].
 #![no_std]
 
 #[cfg(test)]
 extern crate std;
 
+mod backend;
 mod code;
 mod gf2x;
 mod kem;
@@ -57,6 +67,11 @@ mod rs;
 mod rustcrypto;
 mod sampling;
 pub mod types;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod x86;
+
+#[doc(hidden)]
+pub mod testing;
 
 #[cfg(test)]
 mod intermediates;

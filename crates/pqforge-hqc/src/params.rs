@@ -65,19 +65,43 @@ pub const fn bytes(bits: usize) -> usize {
     bits.div_ceil(8)
 }
 
-/// Karatsuba recursion stops at this many 64-bit words per operand.
-pub(crate) const KARATSUBA_BASE: usize = 8;
+/// Ring elements are stored in a whole number of 512-bit blocks: `ceil(n/64)`
+/// words rounded up to a multiple of [`POLY_ALIGN_WORDS`]; the padding words
+/// are always zero. Every backend's Karatsuba splits at block boundaries.
+pub(crate) const POLY_ALIGN_WORDS: usize = 8;
 
-/// Scratch words the portable Karatsuba needs for `n`-word operands.
+/// Stored words of a ring element of `bits` bits (see [`POLY_ALIGN_WORDS`]).
 #[must_use]
-pub const fn karatsuba_scratch(mut n: usize) -> usize {
+pub const fn padded_words(bits: usize) -> usize {
+    words(bits).div_ceil(POLY_ALIGN_WORDS) * POLY_ALIGN_WORDS
+}
+
+/// Karatsuba temporaries for `n`-word operands split down to `block`-word
+/// pieces: each level keeps its middle product (2h words) while recursing.
+const fn karatsuba_scratch_for(mut n: usize, block: usize) -> usize {
     let mut total = 0;
-    while n > KARATSUBA_BASE {
-        let h = n.div_ceil(2);
-        total += 4 * h;
+    while n > block {
+        let h = (n / block).div_ceil(2) * block;
+        total += 2 * h;
         n = h;
     }
     total
+}
+
+/// Scratch words any backend's Karatsuba needs for `n`-word operands (`n` a
+/// multiple of [`POLY_ALIGN_WORDS`]; blocks of 4 and 8 words are in use).
+#[must_use]
+pub const fn karatsuba_scratch(n: usize) -> usize {
+    let a = karatsuba_scratch_for(n, 4);
+    let b = karatsuba_scratch_for(n, 8);
+    if a > b { a } else { b }
+}
+
+/// Scratch words of [`crate::gf2x::mul_mod`] for `n`-word (padded)
+/// operands: the double-length product plus the Karatsuba temporaries.
+#[must_use]
+pub const fn mul_scratch(n: usize) -> usize {
+    2 * n + karatsuba_scratch(n)
 }
 
 /// GF(256) multiplication modulo x^8 + x^4 + x^3 + x^2 + 1, for tables built
@@ -148,8 +172,10 @@ pub trait ParameterSet: sealed::Sealed + Sized + 'static {
     /// Message (and σ) length k in bytes.
     const K: usize;
 
-    /// 64-bit words of a ring element.
+    /// 64-bit words holding the n coefficients of a ring element.
     const WORDS: usize = words(Self::N);
+    /// Stored words of a ring element (`WORDS` rounded up to whole blocks).
+    const PWORDS: usize = padded_words(Self::N);
     /// Bytes of an encoded ring element (`s`, `u`).
     const N_BYTES: usize = bytes(Self::N);
     /// Bits of the concatenated code n1·n2.
@@ -170,7 +196,8 @@ pub trait ParameterSet: sealed::Sealed + Sized + 'static {
     /// RS generator polynomial (see [`rs_generator`]).
     const RS_GEN: [u8; 2 * MAX_DELTA + 1] = rs_generator(Self::DELTA);
 
-    /// A ring element as `WORDS` little-endian 64-bit words.
+    /// A ring element as `PWORDS` little-endian 64-bit words (the words
+    /// from `WORDS` on, and the bits at and above n, are zero).
     type Poly: Copy + AsRef<[u64]> + AsMut<[u64]>;
     /// The zero ring element.
     const POLY_ZERO: Self::Poly;
@@ -233,13 +260,13 @@ macro_rules! parameter_set {
             const OMEGA_E: usize = $we;
             const DELTA: usize = $d;
             const K: usize = $k;
-            type Poly = [u64; words($n)];
-            const POLY_ZERO: Self::Poly = [0; words($n)];
-            type Scratch = [u64; 2 * words($n) + karatsuba_scratch(words($n))];
-            // No heap: the multiplier scratch (up to ~43 KB for HQC-5) lives
+            type Poly = [u64; padded_words($n)];
+            const POLY_ZERO: Self::Poly = [0; padded_words($n)];
+            type Scratch = [u64; mul_scratch(padded_words($n))];
+            // No heap: the multiplier scratch (about 29 KB for HQC-5) lives
             // on the caller's stack.
             #[allow(clippy::large_stack_arrays)]
-            const SCRATCH_ZERO: Self::Scratch = [0; 2 * words($n) + karatsuba_scratch(words($n))];
+            const SCRATCH_ZERO: Self::Scratch = [0; mul_scratch(padded_words($n))];
             type PkBytes = [u8; SEED_BYTES + bytes($n)];
             const PK_ZERO: Self::PkBytes = [0; SEED_BYTES + bytes($n)];
             type SkBytes = [u8; SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES];

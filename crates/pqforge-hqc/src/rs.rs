@@ -46,7 +46,7 @@ const GF_HOLES: [u32; 4] = [0x11, 0x22, 0x44, 0x88];
 /// parts (bits 4 apart, so column sums of at most 2 never carry into the
 /// same residue class); the reduction uses shifts by constants only. There
 /// are no 0/1 masks the optimiser could turn back into branches.
-#[inline]
+#[inline(always)]
 pub(crate) fn gf_mul(a: u8, b: u8) -> u8 {
     let (a, b) = (u32::from(a), u32::from(b));
     let mut r = 0u32;
@@ -66,12 +66,13 @@ pub(crate) fn gf_mul(a: u8, b: u8) -> u8 {
 }
 
 /// Constant-time square.
-#[inline]
+#[inline(always)]
 fn gf_sq(a: u8) -> u8 {
     gf_mul(a, a)
 }
 
 /// Constant-time inverse a^254 (maps 0 to 0).
+#[inline(always)]
 pub(crate) fn gf_inv(a: u8) -> u8 {
     let a2 = gf_sq(a);
     let a3 = gf_mul(a2, a);
@@ -111,19 +112,40 @@ pub(crate) fn encode<P: ParameterSet>(cw: &mut [u8], m: &[u8]) {
     zeroize::Zeroize::zeroize(par);
 }
 
-/// Syndromes S_1..S_{2δ}: `s[i-1] = cw(α^i)`.
-fn syndromes<P: ParameterSet>(s: &mut [u8], cw: &[u8]) {
-    for (i, si) in s.iter_mut().enumerate().take(2 * P::DELTA) {
-        let mut acc = cw[0];
-        for (j, &c) in cw.iter().enumerate().take(P::N1).skip(1) {
-            acc ^= gf_mul(c, alpha_pow((i + 1) * j));
+/// `SYN_POW[j][i] = α^((i+1)·j)` (public constants), so that the syndrome
+/// loop runs over contiguous rows and vectorises.
+static SYN_POW: [[u8; 2 * MAX_DELTA]; MAX_N1] = {
+    let mut t = [[0u8; 2 * MAX_DELTA]; MAX_N1];
+    let mut j = 0;
+    while j < MAX_N1 {
+        let mut i = 0;
+        while i < 2 * MAX_DELTA {
+            t[j][i] = ALPHA_POW[((i + 1) * j) % 255];
+            i += 1;
         }
-        *si = acc;
+        j += 1;
     }
+    t
+};
+
+/// Syndromes S_1..S_{2δ}: `s[i-1] = cw(α^i)`.
+#[inline(always)]
+fn syndromes<P: ParameterSet>(s: &mut [u8], cw: &[u8]) {
+    let t = 2 * P::DELTA;
+    let mut acc = [0u8; 2 * MAX_DELTA];
+    for (j, &c) in cw.iter().enumerate().take(P::N1) {
+        let row = &SYN_POW[j];
+        for i in 0..2 * MAX_DELTA {
+            acc[i] ^= gf_mul(c, row[i]);
+        }
+    }
+    s[..t].copy_from_slice(&acc[..t]);
+    zeroize::Zeroize::zeroize(&mut acc);
 }
 
 /// Constant-time Berlekamp-Massey: the error-locator polynomial σ (δ + 1
 /// coefficients, σ_0 = 1) of the syndrome sequence.
+#[inline(always)]
 fn berlekamp_massey<P: ParameterSet>(sigma: &mut [u8; MAX_DELTA + 1], s: &[u8]) {
     let d_max = P::DELTA;
     *sigma = [0; MAX_DELTA + 1];
@@ -162,21 +184,12 @@ fn berlekamp_massey<P: ParameterSet>(sigma: &mut [u8; MAX_DELTA + 1], s: &[u8]) 
     zeroize::Zeroize::zeroize(&mut old);
 }
 
-/// Horner evaluation of `poly` at `x`.
-#[inline]
-fn eval(poly: &[u8], x: u8) -> u8 {
-    let mut y = 0u8;
-    for &c in poly.iter().rev() {
-        y = gf_mul(y, x) ^ c;
-    }
-    y
-}
-
 /// Decodes the n1-byte word `cw` and writes its k message bytes to `m`.
 ///
 /// Up to δ byte errors are corrected (Berlekamp-Massey, then Chien search
 /// and Forney's formula on the message positions). Beyond δ errors the output
 /// is some k-byte string; the KEM's re-encryption check rejects it.
+#[inline(always)]
 pub(crate) fn decode<P: ParameterSet>(m: &mut [u8], cw: &[u8]) {
     let t = 2 * P::DELTA;
     let mut s = [0u8; 2 * MAX_DELTA];
@@ -198,14 +211,31 @@ pub(crate) fn decode<P: ParameterSet>(m: &mut [u8], cw: &[u8]) {
     for i in (1..=P::DELTA).step_by(2) {
         dsigma[i - 1] = sigma[i];
     }
+    // Chien search and Forney on the k message positions, all positions
+    // at once (Horner over the coefficients, vectorisable across
+    // positions). X_j^{-1} = α^{-j}.
+    let mut xinv = [0u8; MAX_K];
+    for i in 0..P::K {
+        xinv[i] = alpha_pow(255 - ((P::N1 - P::K + i) % 255));
+    }
+    let mut ys = [0u8; MAX_K];
+    let mut num = [0u8; MAX_K];
+    let mut den = [0u8; MAX_K];
+    for d in (0..=P::DELTA).rev() {
+        for i in 0..MAX_K {
+            ys[i] = gf_mul(ys[i], xinv[i]) ^ sigma_d[d];
+        }
+    }
+    for d in (0..P::DELTA).rev() {
+        for i in 0..MAX_K {
+            num[i] = gf_mul(num[i], xinv[i]) ^ omega[d];
+            den[i] = gf_mul(den[i], xinv[i]) ^ dsigma[d];
+        }
+    }
     for i in 0..P::K {
         let j = P::N1 - P::K + i;
-        // X_j^{-1} = α^{-j}
-        let xinv = alpha_pow(255 - (j % 255));
-        let is_root = !nz_mask(eval(sigma_d, xinv));
-        let num = eval(&omega[..P::DELTA], xinv);
-        let den = eval(&dsigma[..P::DELTA], xinv);
-        let e = gf_mul(num, gf_inv(den));
+        let is_root = !nz_mask(ys[i]);
+        let e = gf_mul(num[i], gf_inv(den[i]));
         m[i] = cw[j] ^ (black_box(is_root) & e);
     }
     zeroize::Zeroize::zeroize(&mut s);

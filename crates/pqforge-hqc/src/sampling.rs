@@ -11,9 +11,9 @@
 //!   position i is `i + ((u32 · (n - i)) >> 32)`, then a backwards pass moves
 //!   duplicates to i (the reference's "algorithm 5"); no rejection at all.
 //!
-//! Support positions are secret. They are turned into bit vectors by
-//! [`write_support`], which touches every word of the output for every
-//! position. The only declassified values are the rejection sampler's
+//! The fixed-weight samplers return the support (list of positions); those
+//! are secret and are turned into bits by [`xor_support`], which touches
+//! every word of the output for every position. The only declassified values are the rejection sampler's
 //! accept bits (below the threshold, not a duplicate): whether a public
 //! number of XOF bytes gets consumed follows from them anyway.
 
@@ -23,6 +23,7 @@ use pqforge_core::ct;
 use pqforge_core::ctgrind::declassify_val;
 use pqforge_core::keccak::Shake256;
 
+use crate::gf2x::Backend;
 use crate::params::{MAX_WEIGHT, ParameterSet, Revision};
 
 /// Domain byte of the XOF.
@@ -59,13 +60,36 @@ impl Xof {
 }
 
 /// A uniformly random ring element: N_BYTES little-endian bytes, bits at
-/// and above n cleared.
+/// and above n cleared (and the padding words).
 pub(crate) fn sample_uniform<P: ParameterSet>(xof: &mut Xof, out: &mut [u64]) {
-    // The largest N_BYTES is 7205.
-    let mut buf = [0u8; 7208];
-    let buf = &mut buf[..P::N_BYTES];
-    xof.get_bytes(buf);
-    crate::gf2x::load(out, buf, P::N);
+    // Squeezed in 64-byte pieces (no N_BYTES buffer on the stack); a single
+    // read as far as the v5.0.0 padding is concerned.
+    let mut buf = [0u8; 64];
+    let mut done = 0;
+    for chunk in out.chunks_mut(8) {
+        let take = (P::N_BYTES - done).min(64);
+        if take == 0 {
+            chunk.fill(0);
+            continue;
+        }
+        xof.sponge.squeeze(&mut buf[..take]);
+        buf[take..].fill(0);
+        for (i, o) in chunk.iter_mut().enumerate() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&buf[8 * i..8 * i + 8]);
+            *o = u64::from_le_bytes(w);
+        }
+        done += take;
+    }
+    let rem = P::N_BYTES % 8;
+    if xof.pad8 && rem != 0 {
+        xof.sponge.squeeze(&mut buf[..8 - rem]);
+    }
+    zeroize::Zeroize::zeroize(&mut buf);
+    let w = P::N / 64;
+    if !P::N.is_multiple_of(64) {
+        out[w] &= (1u64 << (P::N % 64)) - 1;
+    }
 }
 
 /// `1 << s` for a secret `s < 64`, built from shifts by public amounts
@@ -81,9 +105,10 @@ fn one_hot(s: u32) -> u64 {
     v
 }
 
-/// Sets the bits at `support` in `out` (cleared first), touching every word
-/// for every position (no secret-dependent memory index or branch).
-pub(crate) fn write_support(out: &mut [u64], support: &[u32]) {
+/// `out ^= Σ X^pos` over the positions in `support` (distinct, below
+/// 64·out.len()), touching every word for every position (no
+/// secret-dependent memory index or branch).
+pub(crate) fn xor_support<B: Backend>(out: &mut [u64], support: &[u32]) {
     let mut idx = [0u32; MAX_WEIGHT];
     let mut bit = [0u64; MAX_WEIGHT];
     let w = support.len();
@@ -91,18 +116,15 @@ pub(crate) fn write_support(out: &mut [u64], support: &[u32]) {
         idx[k] = pos >> 6;
         bit[k] = one_hot(pos & 63);
     }
-    for (wi, o) in out.iter_mut().enumerate() {
-        let mut acc = 0u64;
-        for k in 0..w {
-            let d = u64::from(idx[k] ^ wi as u32);
-            // All-ones iff d == 0; black_box keeps LLVM from turning the
-            // mask back into a compare-and-branch (it does otherwise).
-            let hit = black_box(((d | d.wrapping_neg()) >> 63).wrapping_sub(1));
-            acc |= bit[k] & hit;
-        }
-        *o = acc;
-    }
+    B::xor_bits(out, &idx[..w], &bit[..w]);
+    zeroize::Zeroize::zeroize(&mut idx);
     zeroize::Zeroize::zeroize(&mut bit);
+}
+
+/// `out = Σ X^pos` over the positions in `support`.
+pub(crate) fn write_support<B: Backend>(out: &mut [u64], support: &[u32]) {
+    out.fill(0);
+    xor_support::<B>(out, support);
 }
 
 /// `x mod n` for `x < 2^24` by multiply-shift (no division instruction).
@@ -115,12 +137,10 @@ fn barrett<P: ParameterSet>(x: u32) -> u32 {
     r - (n & !ct::lt_mask_u32(r, n))
 }
 
-/// Key-generation sampler (x, y): `weight` distinct positions in `[0, n)`.
-pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(
-    xof: &mut Xof,
-    out: &mut [u64],
-    weight: usize,
-) {
+/// Key-generation sampler (x, y): `support.len()` distinct positions in
+/// `[0, n)`.
+pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(xof: &mut Xof, support: &mut [u32]) {
+    let weight = support.len();
     let big_endian = P::REVISION.big_endian_candidates();
     // v5.0.0 refills a 3·ω-byte buffer (padded read, leftovers of the last
     // buffer are dropped); 161cd4f reads exactly 3 bytes per candidate, so
@@ -131,7 +151,6 @@ pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(
         3
     };
     let mut buf = [0u8; 3 * MAX_WEIGHT];
-    let mut support = [0u32; MAX_WEIGHT];
     let mut j = batch;
     let mut i = 0;
     while i < weight {
@@ -168,20 +187,14 @@ pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(
             i += 1;
         }
     }
-    write_support(out, &support[..weight]);
     zeroize::Zeroize::zeroize(&mut buf);
-    zeroize::Zeroize::zeroize(&mut support);
 }
 
-/// Encryption sampler (r1, r2, e): `weight` distinct positions in `[0, n)`
-/// from exactly `4·weight` XOF bytes.
-pub(crate) fn sample_fixed_weight_shift<P: ParameterSet>(
-    xof: &mut Xof,
-    out: &mut [u64],
-    weight: usize,
-) {
+/// Encryption sampler (r1, r2, e): `support.len()` distinct positions in
+/// `[0, n)` from exactly `4·support.len()` XOF bytes.
+pub(crate) fn sample_fixed_weight_shift<P: ParameterSet>(xof: &mut Xof, support: &mut [u32]) {
+    let weight = support.len();
     let mut buf = [0u8; 4 * MAX_WEIGHT];
-    let mut support = [0u32; MAX_WEIGHT];
     xof.get_bytes(&mut buf[..4 * weight]);
     for i in 0..weight {
         let r = u32::from_le_bytes([buf[4 * i], buf[4 * i + 1], buf[4 * i + 2], buf[4 * i + 3]]);
@@ -196,14 +209,13 @@ pub(crate) fn sample_fixed_weight_shift<P: ParameterSet>(
         }
         support[i] ^= found & (support[i] ^ i as u32);
     }
-    write_support(out, &support[..weight]);
     zeroize::Zeroize::zeroize(&mut buf);
-    zeroize::Zeroize::zeroize(&mut support);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gf2x::Portable;
     use crate::params::{Hqc1, Hqc5V5};
 
     fn weight(v: &[u64]) -> u32 {
@@ -213,16 +225,21 @@ mod tests {
     #[test]
     fn weights_are_exact() {
         for seed in 0..20u8 {
-            let mut v = [0u64; 901];
+            let mut v = [0u64; 904];
+            let mut sup = [0u32; MAX_WEIGHT];
             let mut x = Xof::new(&[seed; 32], Revision::NextRelease161cd4f);
-            sample_fixed_weight_rejection::<Hqc1>(&mut x, &mut v[..277], 66);
-            assert_eq!(weight(&v[..277]), 66);
-            sample_fixed_weight_shift::<Hqc1>(&mut x, &mut v[..277], 75);
-            assert_eq!(weight(&v[..277]), 75);
+            sample_fixed_weight_rejection::<Hqc1>(&mut x, &mut sup[..66]);
+            write_support::<Portable>(&mut v[..280], &sup[..66]);
+            assert_eq!(weight(&v[..280]), 66);
+            sample_fixed_weight_shift::<Hqc1>(&mut x, &mut sup[..75]);
+            write_support::<Portable>(&mut v[..280], &sup[..75]);
+            assert_eq!(weight(&v[..280]), 75);
             let mut x = Xof::new(&[seed; 32], Revision::V5_0_0);
-            sample_fixed_weight_rejection::<Hqc5V5>(&mut x, &mut v, 131);
+            sample_fixed_weight_rejection::<Hqc5V5>(&mut x, &mut sup[..131]);
+            write_support::<Portable>(&mut v, &sup[..131]);
             assert_eq!(weight(&v), 131);
-            sample_fixed_weight_shift::<Hqc5V5>(&mut x, &mut v, 149);
+            sample_fixed_weight_shift::<Hqc5V5>(&mut x, &mut sup[..149]);
+            write_support::<Portable>(&mut v, &sup[..149]);
             assert_eq!(weight(&v), 149);
         }
     }

@@ -37,6 +37,7 @@ pub mod katgen;
 mod registry;
 #[cfg(feature = "std")]
 pub mod selftest;
+pub mod transcript;
 
 pub use pqforge_core::{
     AlgInfo, CryptoRng, DynKem, DynSig, Error, KatRng, Kem, KemAlg, Kind, Rng, SigAlg, Signature,
@@ -52,6 +53,10 @@ pub use pqforge_core::rustcrypto;
 /// HQC-1/3/5 (typed API).
 #[cfg(feature = "hqc")]
 pub use pqforge_hqc as hqc;
+
+/// ML-KEM-512/768/1024 (typed API).
+#[cfg(feature = "mlkem")]
+pub use pqforge_mlkem as mlkem;
 
 /// Classic McEliece, all round-4 sets plus pc/pcf (typed API; status at-risk).
 #[cfg(feature = "mceliece")]

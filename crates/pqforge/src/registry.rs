@@ -82,6 +82,12 @@ algorithms! {
     Hqc3V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_3_V5);
     /// HQC-5, tagged reference v5.0.0.
     Hqc5V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_5_V5);
+    /// ML-KEM-512 (FIPS 203).
+    MlKem512, "mlkem", Scheme::Kem(&pqforge_mlkem::ML_KEM_512);
+    /// ML-KEM-768 (FIPS 203).
+    MlKem768, "mlkem", Scheme::Kem(&pqforge_mlkem::ML_KEM_768);
+    /// ML-KEM-1024 (FIPS 203).
+    MlKem1024, "mlkem", Scheme::Kem(&pqforge_mlkem::ML_KEM_1024);
     /// Classic McEliece mceliece348864 (round 4; at risk).
     McEliece348864, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864);
     /// Classic McEliece mceliece348864f (round 4; at risk).

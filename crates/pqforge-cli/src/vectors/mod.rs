@@ -5,6 +5,8 @@
 //! handlers in [`HANDLERS`]; `.rsp` KAT files are handled generically for
 //! every scheme with KATs.
 
+#[cfg(feature = "mlkem")]
+mod mlkem;
 mod rsp;
 
 use std::path::{Path, PathBuf};
@@ -59,7 +61,11 @@ pub(crate) struct Ctx {
 pub(crate) type Handler = fn(&Path, &[u8], &Ctx) -> Option<Result<Vec<Counts>, Failure>>;
 
 /// Every format this build understands, tried in order.
-const HANDLERS: &[Handler] = &[rsp::handle];
+const HANDLERS: &[Handler] = &[
+    rsp::handle,
+    #[cfg(feature = "mlkem")]
+    mlkem::handle,
+];
 
 fn collect(
     paths: &[PathBuf],

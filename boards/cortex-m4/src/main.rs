@@ -1,0 +1,365 @@
+//! pqm4-style harness for every algorithm of this build, on QEMU
+//! `mps2-an386` (Cortex-M4F): functional test, instruction counts, stack
+//! high-water marks and the KAT transcript digest.
+//!
+//! Configuration comes from the semihosting command line (QEMU
+//! `-semihosting-config ...,arg=KEY=VALUE,...`); `cargo xtask m4` sets it:
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `mode` | `test,speed,stack,transcript` | what to run (`list` prints the algorithms) |
+//! | `alg` | all | exact algorithm name |
+//! | `filter` | none | substring of the name (case-insensitive) |
+//! | `n` | 5 | speed runs per operation |
+//! | `rounds` | 3 | functional-test rounds |
+//! | `records` | 3 | transcript records |
+//!
+//! Output: one line per result (`alg`, `test`, `speed`, `stack`,
+//! `transcript`), then `done ok` or `done fail`. Exit status 0 when every
+//! check passed, 1 on any failure, fault or panic.
+
+#![no_std]
+#![no_main]
+
+mod meter;
+mod rng;
+
+use core::hint::black_box;
+use core::ptr::addr_of_mut;
+
+use cortex_m_rt::{entry, exception};
+use cortex_m_semihosting::{debug, hprint, hprintln, nr, syscall};
+use pqforge::kat::KatSource;
+use pqforge::transcript::{self, TEST_MSG_BYTES};
+use pqforge::{AlgInfo, Algorithm, Scheme};
+
+use rng::BenchRng;
+
+/// Semihosting SYS_EXIT with "run-time error", using no stack, so it also
+/// works after a stack overflow. QEMU then exits with status 1.
+#[inline(always)]
+fn fail_now() -> ! {
+    // SAFETY: semihosting call that does not return.
+    unsafe {
+        core::arch::asm!(
+            "movs r0, #0x18",
+            "movw r1, #0x0023",
+            "movt r1, #0x0002",
+            "bkpt 0xab",
+            "b .",
+            options(noreturn)
+        )
+    }
+}
+
+#[exception(trampoline = false)]
+unsafe fn HardFault() -> ! {
+    fail_now()
+}
+
+#[exception]
+unsafe fn DefaultHandler(_irqn: i16) -> ! {
+    fail_now()
+}
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    hprintln!("panic {}", info);
+    fail_now()
+}
+
+/// Working memory for keys, ciphertexts and signatures, sized for the
+/// largest enabled family (checked per algorithm at run time).
+#[cfg(feature = "mceliece")]
+const ARENA_BYTES: usize = 3 << 20;
+#[cfg(not(feature = "mceliece"))]
+const ARENA_BYTES: usize = 256 << 10;
+static mut ARENA: [u8; ARENA_BYTES] = [0; ARENA_BYTES];
+
+/// Most speed runs per operation.
+const MAX_RUNS: usize = 64;
+
+/// Run configuration (see the crate documentation).
+struct Config<'a> {
+    list: bool,
+    test: bool,
+    speed: bool,
+    stack: bool,
+    transcript: bool,
+    alg: Option<&'a str>,
+    filter: Option<&'a str>,
+    runs: usize,
+    rounds: usize,
+    records: usize,
+}
+
+impl<'a> Config<'a> {
+    fn parse(cmdline: &'a str) -> Result<Self, &'a str> {
+        let mut c = Config {
+            list: false,
+            test: true,
+            speed: true,
+            stack: true,
+            transcript: true,
+            alg: None,
+            filter: None,
+            runs: 5,
+            rounds: 3,
+            records: 3,
+        };
+        for tok in cmdline.split_ascii_whitespace() {
+            let Some((k, v)) = tok.split_once('=') else {
+                continue; // e.g. the kernel file name
+            };
+            let num = |v: &'a str| v.parse::<usize>().map_err(|_| tok);
+            match k {
+                "mode" => {
+                    (c.test, c.speed, c.stack, c.transcript) = (false, false, false, false);
+                    for m in v.split(',') {
+                        match m {
+                            "all" => {
+                                (c.test, c.speed, c.stack, c.transcript) = (true, true, true, true);
+                            }
+                            "list" => c.list = true,
+                            "test" => c.test = true,
+                            "speed" => c.speed = true,
+                            "stack" => c.stack = true,
+                            "transcript" => c.transcript = true,
+                            _ => return Err(tok),
+                        }
+                    }
+                }
+                "alg" => c.alg = Some(v),
+                "filter" => c.filter = Some(v),
+                "n" => c.runs = num(v)?.clamp(1, MAX_RUNS),
+                "rounds" => c.rounds = num(v)?,
+                "records" => c.records = num(v)?,
+                _ => return Err(tok),
+            }
+        }
+        Ok(c)
+    }
+
+    fn selects(&self, name: &str) -> bool {
+        let exact = self.alg.is_none_or(|a| a.eq_ignore_ascii_case(name));
+        let sub = self.filter.is_none_or(|f| contains_ignore_case(name, f));
+        exact && sub
+    }
+}
+
+fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// The semihosting command line (QEMU joins its `arg=` values with spaces).
+fn cmdline(buf: &mut [u8; 512]) -> &str {
+    let block = [buf.as_mut_ptr() as usize, buf.len() - 1];
+    // SAFETY: SYS_GET_CMDLINE writes at most block[1] bytes plus a NUL into buf.
+    let r = unsafe { syscall(nr::GET_CMDLINE, &block) };
+    if r != 0 {
+        return "";
+    }
+    let len = buf.iter().position(|&b| b == 0).unwrap_or(0);
+    core::str::from_utf8(&buf[..len]).unwrap_or("")
+}
+
+fn hex_line(prefix: &str, name: &str, records: usize, d: &[u8; 32]) {
+    hprint!("{} {} {} ", prefix, name, records);
+    for b in d {
+        hprint!("{:02x}", b);
+    }
+    hprintln!("");
+}
+
+/// Min, median and max of `v` (sorted in place; median of an even count is
+/// the lower middle).
+fn summary(v: &mut [u64]) -> (u64, u64, u64) {
+    v.sort_unstable();
+    (v[0], v[(v.len() - 1) / 2], v[v.len() - 1])
+}
+
+/// The three operations of a scheme, in pqm4's order.
+fn ops(info: &AlgInfo) -> [&'static str; 3] {
+    match info.kind {
+        pqforge::Kind::Kem => ["keygen", "encaps", "decaps"],
+        pqforge::Kind::Sig => ["keygen", "sign", "verify"],
+    }
+}
+
+/// Splits `n` bytes off the front of `buf`.
+fn take<'a>(buf: &mut &'a mut [u8], n: usize) -> &'a mut [u8] {
+    let (head, tail) = core::mem::take(buf).split_at_mut(n);
+    *buf = tail;
+    head
+}
+
+/// Runs `f` under the stack meter (`stack`) or the instruction counter;
+/// returns its verdict and the measurement.
+fn measured(stack: bool, f: impl FnOnce() -> bool) -> (bool, u64) {
+    if stack {
+        let (r, b) = meter::stack_usage(f);
+        (r, b as u64)
+    } else {
+        meter::count(f)
+    }
+}
+
+/// Speed (`stack == false`: `cfg.runs` runs under the instruction counter)
+/// or stack (`stack == true`: one run under stack painting) of the three
+/// operations of one algorithm. Returns false if an operation failed.
+fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool {
+    let info = scheme.info();
+    let runs = if stack { 1 } else { cfg.runs };
+    let mut t = [[0u64; MAX_RUNS]; 3];
+    let mut buf = arena;
+    let pk = take(&mut buf, info.pk_bytes);
+    let sk = take(&mut buf, info.sk_bytes);
+    let ct = take(&mut buf, info.ct_bytes);
+    let sig = take(&mut buf, info.sig_bytes);
+    for r in 0..runs {
+        // A fresh deterministic generator per run: run r sees the same
+        // randomness in every build, so counts are comparable across builds.
+        let mut rng = BenchRng::new(r as u64);
+        let mut res = [(false, 0u64); 3];
+        match scheme {
+            Scheme::Kem(k) => {
+                let k = black_box(k);
+                let (mut ss, mut ss2) = ([0u8; 64], [0u8; 64]);
+                let (ss, ss2) = (&mut ss[..info.ss_bytes], &mut ss2[..info.ss_bytes]);
+                res[0] = measured(stack, || k.keygen(&mut rng, pk, sk).is_ok());
+                res[1] = measured(stack, || k.encaps(&mut rng, pk, ct, ss).is_ok());
+                res[2] = measured(stack, || k.decaps(sk, ct, ss2).is_ok());
+                res[2].0 &= ss == ss2;
+            }
+            Scheme::Sig(g) => {
+                let g = black_box(g);
+                let mut msg = [0u8; TEST_MSG_BYTES];
+                rand_core::Rng::fill_bytes(&mut rng, &mut msg);
+                let mut n = 0;
+                res[0] = measured(stack, || g.keygen(&mut rng, pk, sk).is_ok());
+                res[1] = measured(stack, || {
+                    g.sign(&mut rng, sk, &msg, sig).map(|l| n = l).is_ok()
+                });
+                res[2] = measured(stack, || g.verify(pk, &msg, &sig[..n]).is_ok());
+            }
+        }
+        for (i, (ok, m)) in res.into_iter().enumerate() {
+            if !ok {
+                hprintln!("error {} {} failed in run {}", info.name, ops(info)[i], r);
+                return false;
+            }
+            t[i][r] = m;
+        }
+    }
+    for (i, op) in ops(info).into_iter().enumerate() {
+        if stack {
+            hprintln!("stack {} {} {}", info.name, op, t[i][0]);
+        } else {
+            let (min, med, max) = summary(&mut t[i][..runs]);
+            hprintln!(
+                "speed {} {} {} {} {} {}",
+                info.name,
+                op,
+                min,
+                med,
+                max,
+                runs
+            );
+        }
+    }
+    true
+}
+
+#[cfg(feature = "overflow-demo")]
+#[inline(never)]
+fn recurse(n: u32) -> u32 {
+    let mut pad = [n; 256];
+    black_box(&mut pad);
+    if n == 0 {
+        0
+    } else {
+        recurse(n - 1).wrapping_add(pad[3])
+    }
+}
+
+#[entry]
+fn main() -> ! {
+    let shift = match meter::init() {
+        Ok(s) => s,
+        Err(e) => {
+            hprintln!("error meter: {}", e);
+            fail_now()
+        }
+    };
+    let mut line = [0u8; 512];
+    let cfg = match Config::parse(cmdline(&mut line)) {
+        Ok(c) => c,
+        Err(tok) => {
+            hprintln!("error bad argument {}", tok);
+            fail_now()
+        }
+    };
+    hprintln!("pqf-m4 shift={} arena={}", shift, ARENA_BYTES);
+
+    #[cfg(feature = "overflow-demo")]
+    hprintln!("overflow-demo {}", recurse(black_box(1 << 20)));
+
+    // SAFETY: the only reference to ARENA, taken once.
+    let arena: &mut [u8] = unsafe { &mut *addr_of_mut!(ARENA) };
+    let mut all_ok = true;
+    for &alg in Algorithm::ALL {
+        let scheme = alg.scheme();
+        let info = scheme.info();
+        if !cfg.selects(info.name) {
+            continue;
+        }
+        hprintln!("alg {} {} {}", info.name, info.kind.as_str(), info.family);
+        if cfg.list {
+            continue;
+        }
+        let need = transcript::test_scratch_bytes(info)
+            .max(transcript::scratch_bytes(scheme, cfg.records))
+            .max(info.pk_bytes + info.sk_bytes + info.ct_bytes + info.sig_bytes);
+        if need > arena.len() {
+            hprintln!(
+                "error {} needs {} arena bytes, have {}",
+                info.name,
+                need,
+                arena.len()
+            );
+            all_ok = false;
+            continue;
+        }
+        if cfg.test {
+            let mut rng = KatSource::new(info.kat, &[0x4d; 48]);
+            match transcript::functional_test(scheme, cfg.rounds, &mut rng, arena) {
+                Ok(()) => hprintln!("test {} ok {}", info.name, cfg.rounds),
+                Err(e) => {
+                    hprintln!("test {} FAIL {}", info.name, e);
+                    all_ok = false;
+                }
+            }
+        }
+        if cfg.speed {
+            all_ok &= measure(scheme, &cfg, arena, false);
+        }
+        if cfg.stack {
+            all_ok &= measure(scheme, &cfg, arena, true);
+        }
+        if cfg.transcript {
+            match transcript::digest(scheme, cfg.records, arena) {
+                Ok(d) => hex_line("transcript", info.name, cfg.records, &d),
+                Err(e) => {
+                    hprintln!("error {} transcript: {}", info.name, e);
+                    all_ok = false;
+                }
+            }
+        }
+    }
+    hprintln!("done {}", if all_ok { "ok" } else { "fail" });
+    if all_ok {
+        debug::exit(debug::EXIT_SUCCESS);
+    }
+    fail_now()
+}

@@ -1,0 +1,90 @@
+//! Backend selection, once per public call: AVX2 when the CPU has it (and the
+//! build does not say `--cfg pqforge_backend="portable"`), else portable.
+
+use crate::backend::Portable;
+use crate::kem;
+use crate::params::ParameterSet;
+
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+use crate::backend::avx2;
+
+/// Name of the backend the public calls use on this machine.
+#[must_use]
+pub fn backend_name() -> &'static str {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if avx2::Token::get().is_some() {
+        return "avx2";
+    }
+    "portable"
+}
+
+/// FIPS 203 §7.2 modulus check: every 12-bit value of `bytes` is < q.
+pub(crate) fn is_canonical_12(bytes: &[u8]) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if let Some(t) = avx2::Token::get() {
+        return avx2::check_modulus(t, bytes);
+    }
+    crate::poly::is_canonical_12(bytes)
+}
+
+pub(crate) fn keygen<P: ParameterSet>(
+    d: &[u8; 32],
+    z: &[u8; 32],
+    ek: &mut [u8],
+    dk: &mut [u8],
+    ipd: bool,
+) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if let Some(t) = avx2::Token::get() {
+        return avx2::keygen::<P>(t, d, z, ek, dk, ipd);
+    }
+    kem::keygen::<P, Portable>(d, z, ek, dk, ipd);
+}
+
+pub(crate) fn encaps<P: ParameterSet>(
+    ek: &[u8],
+    h: &[u8; 32],
+    m: &[u8; 32],
+    c: &mut [u8],
+    key: &mut [u8; 32],
+) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if let Some(t) = avx2::Token::get() {
+        return avx2::encaps::<P>(t, ek, h, m, c, key);
+    }
+    kem::encaps::<P, Portable>(ek, h, m, c, key);
+}
+
+pub(crate) fn decaps<P: ParameterSet>(dk: &[u8], c: &[u8], key: &mut [u8; 32]) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if let Some(t) = avx2::Token::get() {
+        return avx2::decaps::<P>(t, dk, c, key);
+    }
+    kem::decaps::<P, Portable>(dk, c, key);
+}
+
+/// The portable implementation, whatever the CPU (differential tests).
+#[doc(hidden)]
+pub mod portable {
+    use super::{ParameterSet, Portable, kem};
+
+    /// [`crate::MlKem768::keygen_derand`] etc. on the portable backend:
+    /// writes ek and dk.
+    pub fn keygen<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32], ek: &mut [u8], dk: &mut [u8]) {
+        kem::keygen::<P, Portable>(d, z, ek, dk, false);
+    }
+    /// Encaps_internal on the portable backend (`h` = H(ek)).
+    pub fn encaps<P: ParameterSet>(
+        ek: &[u8],
+        h: &[u8; 32],
+        m: &[u8; 32],
+        c: &mut [u8],
+        key: &mut [u8; 32],
+    ) {
+        kem::encaps::<P, Portable>(ek, h, m, c, key);
+    }
+    /// Decaps_internal on the portable backend.
+    pub fn decaps<P: ParameterSet>(dk: &[u8], c: &[u8], key: &mut [u8; 32]) {
+        kem::decaps::<P, Portable>(dk, c, key);
+    }
+}

@@ -1,0 +1,63 @@
+//! NIST-DRBG known-answer test: record 0 of the `PQCgenKAT_kem`-style
+//! transcript (seed from the DRBG started on bytes 0x00..0x2F; keygen draws
+//! d || z as one 64-byte block, encaps draws m as one 32-byte block) must
+//! hash to the "single" digests that liboqs publishes for its ML-KEM
+//! (mlkem-native, FIPS 203) in `tests/KATs/kem/kats.json`: the text
+//! `count = 0\nseed = ..\npk = ..\nsk = ..\nct = ..\nss = ..\n`, upper-case hex.
+#![allow(clippy::unwrap_used)]
+
+use core::fmt::Write as _;
+
+use pqforge_core::kat::{KatSource, standard_seeds};
+use pqforge_core::{KatRng, Kem};
+use pqforge_mlkem::{MlKem512, MlKem768, MlKem1024};
+use sha2::{Digest, Sha256};
+
+fn hex(s: &mut String, label: &str, b: &[u8]) {
+    s.push_str(label);
+    for x in b {
+        let _ = write!(s, "{x:02X}");
+    }
+    s.push('\n');
+}
+
+fn record0<K: Kem>() -> String {
+    let mut seeds = [[0u8; 48]; 1];
+    standard_seeds(KatRng::NistDrbg, &mut seeds);
+    let mut rng = KatSource::new(KatRng::NistDrbg, &seeds[0]);
+    let (ek, dk) = K::keygen(&mut rng);
+    let (ct, ss) = K::encaps(&ek, &mut rng);
+    assert_eq!(K::decaps(&dk, &ct).as_ref(), ss.as_ref());
+    let mut s = String::from("count = 0\n");
+    hex(&mut s, "seed = ", &seeds[0]);
+    hex(&mut s, "pk = ", ek.as_ref());
+    hex(&mut s, "sk = ", dk.as_ref());
+    hex(&mut s, "ct = ", ct.as_ref());
+    hex(&mut s, "ss = ", ss.as_ref());
+    s
+}
+
+fn sha256_hex(s: &str) -> String {
+    Sha256::digest(s.as_bytes())
+        .iter()
+        .fold(String::new(), |mut o, b| {
+            let _ = write!(o, "{b:02x}");
+            o
+        })
+}
+
+#[test]
+fn nist_drbg_record0_matches_liboqs() {
+    assert_eq!(
+        sha256_hex(&record0::<MlKem512>()),
+        "c70041a761e01cd6426fa60e9fd6a4412c2be817386c8d0f3334898082512782"
+    );
+    assert_eq!(
+        sha256_hex(&record0::<MlKem768>()),
+        "5352539586b6c3df58be6158a6250aeff402bd73060b0a3de68850ac074c17c3"
+    );
+    assert_eq!(
+        sha256_hex(&record0::<MlKem1024>()),
+        "f580d851e5fb27e6876e5e203fa18be4cdbfd49e05d48fec3d3992c8f43a13e6"
+    );
+}

@@ -1,0 +1,408 @@
+//! Heap-free checks shared by the host and the Cortex-M4 harness.
+//!
+//! * [`digest`]: SHA3-256 of the KAT transcript of the first `records`
+//!   standard seeds, i.e. of the first `records` records of
+//!   `pqforge kat <alg>` (header line included), computed by streaming the
+//!   `.rsp` text into the hash. The board and the host run this same
+//!   function; equal digests mean bit-identical keys, ciphertexts, signatures
+//!   and secrets.
+//! * [`functional_test`]: the pqm4-style functional test of
+//!   [`selftest`](crate::selftest), without heap.
+//!
+//! Both work in one caller-provided scratch buffer (see [`scratch_bytes`] and
+//! [`test_scratch_bytes`]), so the board can use a static arena.
+//!
+//! ```
+//! # #[cfg(feature = "hqc")] {
+//! use pqforge::{Algorithm, transcript};
+//! let s = "hqc-1".parse::<Algorithm>().unwrap().scheme();
+//! let mut scratch = vec![0u8; transcript::scratch_bytes(s, 1)];
+//! let d = transcript::digest(s, 1, &mut scratch).unwrap();
+//! # #[cfg(feature = "std")] {
+//! let req = pqforge::katgen::standard_req(s, 1);
+//! let rsp = pqforge::katgen::write_rsp(s, &req).unwrap();
+//! assert_eq!(d, pqforge::keccak::sha3_256(rsp.as_bytes()));
+//! # } }
+//! ```
+
+use core::fmt;
+
+use pqforge_core::kat::{KAT_ENTROPY, KatSource, NistDrbg};
+use pqforge_core::keccak::Sha3_256;
+use pqforge_core::{AlgInfo, CryptoRng, Error, Kind, Rng};
+
+use crate::Scheme;
+
+/// Message length of the functional test (pqm4's `MLEN`).
+pub const TEST_MSG_BYTES: usize = 59;
+
+/// Why a check failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The scratch buffer is too small.
+    Scratch {
+        /// Bytes needed.
+        needed: usize,
+        /// Bytes given.
+        got: usize,
+    },
+    /// An operation returned an error.
+    Op {
+        /// `"keygen"`, `"encaps"`, ...
+        op: &'static str,
+        /// Test round or transcript record.
+        round: usize,
+        /// The error.
+        err: Error,
+    },
+    /// An operation succeeded with a wrong result.
+    Check {
+        /// What went wrong.
+        what: &'static str,
+        /// Test round or transcript record.
+        round: usize,
+    },
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Scratch { needed, got } => {
+                write!(f, "scratch buffer has {got} bytes, needs {needed}")
+            }
+            Failure::Op { op, round, err } => write!(f, "round {round}: {op}: {err}"),
+            Failure::Check { what, round } => write!(f, "round {round}: {what}"),
+        }
+    }
+}
+
+impl core::error::Error for Failure {}
+
+/// Length of the message of standard KAT record `i` (signatures).
+const fn kat_msg_bytes(i: usize) -> usize {
+    33 * (i + 1)
+}
+
+/// Scratch bytes [`digest`] needs for `records` records.
+#[must_use]
+pub fn scratch_bytes(scheme: Scheme, records: usize) -> usize {
+    let info = scheme.info();
+    let keys = info.pk_bytes + info.sk_bytes;
+    match scheme {
+        Scheme::Kem(_) => keys + info.ct_bytes + 2 * info.ss_bytes,
+        Scheme::Sig(s) => {
+            let m = kat_msg_bytes(records.saturating_sub(1));
+            keys + m + s.kat_sm_bytes(m)
+        }
+    }
+}
+
+/// Scratch bytes [`functional_test`] needs.
+#[must_use]
+pub fn test_scratch_bytes(info: &AlgInfo) -> usize {
+    match info.kind {
+        // pk (reused for the second key pair), sk, sk2, ct, random ct, 2 ss.
+        Kind::Kem => info.pk_bytes + 2 * info.sk_bytes + 2 * info.ct_bytes + 2 * info.ss_bytes,
+        // pk (reused for pk2), sk, sk2, message, signature.
+        Kind::Sig => info.pk_bytes + 2 * info.sk_bytes + TEST_MSG_BYTES + info.sig_bytes,
+    }
+}
+
+/// Hands out consecutive pieces of a scratch buffer.
+struct Carve<'a>(&'a mut [u8]);
+
+impl<'a> Carve<'a> {
+    /// The next `n` bytes (the caller checked the total length).
+    fn take(&mut self, n: usize) -> &'a mut [u8] {
+        let (head, tail) = core::mem::take(&mut self.0).split_at_mut(n);
+        self.0 = tail;
+        head
+    }
+}
+
+fn check_scratch(needed: usize, got: usize) -> Result<(), Failure> {
+    if got < needed {
+        return Err(Failure::Scratch { needed, got });
+    }
+    Ok(())
+}
+
+/// Streams `.rsp` text into SHA3-256 without building it.
+struct RspHasher(Sha3_256);
+
+impl RspHasher {
+    fn str(&mut self, s: &str) {
+        self.0.absorb(s.as_bytes());
+    }
+
+    fn int(&mut self, name: &str, mut n: usize) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.str(name);
+        self.str(" = ");
+        self.0.absorb(&digits[i..]);
+        self.str("\n");
+    }
+
+    /// Upper-case hex, as `pqforge_core::kat::rsp::to_hex`.
+    fn hex(&mut self, name: &str, bytes: &[u8]) {
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+        self.str(name);
+        self.str(" = ");
+        let mut chunk = [0u8; 128];
+        for part in bytes.chunks(chunk.len() / 2) {
+            for (pair, b) in chunk.chunks_exact_mut(2).zip(part) {
+                pair[0] = HEX[usize::from(b >> 4)];
+                pair[1] = HEX[usize::from(b & 15)];
+            }
+            self.0.absorb(&chunk[..2 * part.len()]);
+        }
+        self.str("\n");
+    }
+}
+
+/// SHA3-256 of the `.rsp` transcript of the first `records` standard KAT
+/// records (the first `records` records of `pqforge kat <alg>`, header line
+/// included): seeds from the scheme's KAT generator, keys, ciphertexts and
+/// secrets (KEM) or messages and signed messages (signature).
+///
+/// Each record is also checked: decapsulation must return the encapsulated
+/// secret.
+///
+/// # Errors
+/// [`Failure::Scratch`] if `scratch` is shorter than [`scratch_bytes`];
+/// otherwise the first failed operation or check.
+pub fn digest(scheme: Scheme, records: usize, scratch: &mut [u8]) -> Result<[u8; 32], Failure> {
+    let info = scheme.info();
+    check_scratch(scratch_bytes(scheme, records), scratch.len())?;
+    let mut buf = Carve(scratch);
+    let pk = buf.take(info.pk_bytes);
+    let sk = buf.take(info.sk_bytes);
+    let mut h = RspHasher(Sha3_256::new());
+    h.str(info.kat_header);
+    h.str("\n\n");
+    let op = |op, round| move |err| Failure::Op { op, round, err };
+    match scheme {
+        Scheme::Kem(k) => {
+            let ct = buf.take(info.ct_bytes);
+            let ss = buf.take(info.ss_bytes);
+            let ss2 = buf.take(info.ss_bytes);
+            // The generator `standard_seeds` uses, one seed at a time.
+            let mut seeds = KatSource::new(info.kat, &KAT_ENTROPY);
+            for i in 0..records {
+                let mut seed = [0u8; 48];
+                seeds.fill_bytes(&mut seed);
+                let seed = &seed;
+                let mut rng = KatSource::new(info.kat, seed);
+                k.keygen(&mut rng, pk, sk).map_err(op("keygen", i))?;
+                k.encaps(&mut rng, pk, ct, ss).map_err(op("encaps", i))?;
+                k.decaps(sk, ct, ss2).map_err(op("decaps", i))?;
+                if ss != ss2 {
+                    return Err(Failure::Check {
+                        what: "decapsulated secret differs from encapsulated one",
+                        round: i,
+                    });
+                }
+                h.int("count", i);
+                h.hex("seed", seed);
+                h.hex("pk", pk);
+                h.hex("sk", sk);
+                h.hex("ct", ct);
+                h.hex("ss", ss);
+                h.str("\n");
+            }
+        }
+        Scheme::Sig(s) => {
+            let msg_all = buf.take(kat_msg_bytes(records.saturating_sub(1)));
+            let sm = buf.0;
+            // Seeds and messages alternate in one NIST DRBG stream, as in
+            // `katgen::standard_req`.
+            let mut g = NistDrbg::new(&KAT_ENTROPY);
+            for i in 0..records {
+                let mut seed = [0u8; 48];
+                g.fill(&mut seed);
+                let msg = &mut msg_all[..kat_msg_bytes(i)];
+                g.fill(msg);
+                let mut rng = KatSource::new(info.kat, &seed);
+                s.keygen(&mut rng, pk, sk).map_err(op("keygen", i))?;
+                let sm = &mut sm[..s.kat_sm_bytes(msg.len())];
+                let n = s.kat_sign(&mut rng, sk, msg, sm).map_err(op("sign", i))?;
+                h.int("count", i);
+                h.hex("seed", &seed);
+                h.int("mlen", msg.len());
+                h.hex("msg", msg);
+                h.hex("pk", pk);
+                h.hex("sk", sk);
+                h.int("smlen", n);
+                h.hex("sm", &sm[..n]);
+                h.str("\n");
+            }
+        }
+    }
+    let mut out = [0u8; 32];
+    h.0.finalize_into(&mut out);
+    Ok(out)
+}
+
+/// Runs `rounds` rounds of the functional test of
+/// [`selftest`](crate::selftest), without heap.
+///
+/// Per round, for a KEM: key generation, encapsulation and decapsulation
+/// agree; decapsulation with another secret key, and of a random ciphertext,
+/// succeeds (implicit rejection) with a different secret. For a signature:
+/// sign then verify succeeds; a modified message, a modified signature and
+/// another key are each rejected.
+///
+/// # Errors
+/// [`Failure::Scratch`] if `scratch` is shorter than
+/// [`test_scratch_bytes`]; otherwise the first failed operation or check.
+pub fn functional_test(
+    scheme: Scheme,
+    rounds: usize,
+    rng: &mut dyn CryptoRng,
+    scratch: &mut [u8],
+) -> Result<(), Failure> {
+    let info = scheme.info();
+    check_scratch(test_scratch_bytes(info), scratch.len())?;
+    for round in 0..rounds {
+        match scheme {
+            Scheme::Kem(_) => kem_round(scheme, round, rng, scratch)?,
+            Scheme::Sig(_) => sig_round(scheme, round, rng, scratch)?,
+        }
+    }
+    Ok(())
+}
+
+fn kem_round(
+    scheme: Scheme,
+    round: usize,
+    rng: &mut dyn CryptoRng,
+    scratch: &mut [u8],
+) -> Result<(), Failure> {
+    let Scheme::Kem(k) = scheme else {
+        unreachable!("kem_round on a signature")
+    };
+    let i = k.info();
+    let op = |op| move |err| Failure::Op { op, round, err };
+    let check = |what| Err(Failure::Check { what, round });
+    let mut buf = Carve(scratch);
+    let pk = buf.take(i.pk_bytes);
+    let sk = buf.take(i.sk_bytes);
+    let sk2 = buf.take(i.sk_bytes);
+    let ct = buf.take(i.ct_bytes);
+    let random_ct = buf.take(i.ct_bytes);
+    let ss = buf.take(i.ss_bytes);
+    let ss_dec = buf.take(i.ss_bytes);
+    k.keygen(rng, pk, sk).map_err(op("keygen"))?;
+    k.encaps(rng, pk, ct, ss).map_err(op("encaps"))?;
+    k.decaps(sk, ct, ss_dec).map_err(op("decaps"))?;
+    if ss != ss_dec {
+        return check("decapsulated secret differs from encapsulated one");
+    }
+    // The first public key is no longer needed: the second key pair reuses it.
+    k.keygen(rng, pk, sk2).map_err(op("keygen"))?;
+    k.decaps(sk2, ct, ss_dec)
+        .map_err(op("decaps with another key"))?;
+    if ss == ss_dec {
+        return check("decaps with another secret key gave the same secret");
+    }
+    rng.fill_bytes(random_ct);
+    k.decaps(sk, random_ct, ss_dec)
+        .map_err(op("decaps of a random ciphertext"))?;
+    if ss == ss_dec {
+        return check("decaps of a random ciphertext gave the honest secret");
+    }
+    Ok(())
+}
+
+fn sig_round(
+    scheme: Scheme,
+    round: usize,
+    rng: &mut dyn CryptoRng,
+    scratch: &mut [u8],
+) -> Result<(), Failure> {
+    let Scheme::Sig(s) = scheme else {
+        unreachable!("sig_round on a KEM")
+    };
+    let i = s.info();
+    let op = |op| move |err| Failure::Op { op, round, err };
+    let check = |what| Err(Failure::Check { what, round });
+    let mut buf = Carve(scratch);
+    let pk = buf.take(i.pk_bytes);
+    let sk = buf.take(i.sk_bytes);
+    let sk2 = buf.take(i.sk_bytes);
+    let msg = buf.take(TEST_MSG_BYTES);
+    let sig = buf.take(i.sig_bytes);
+    s.keygen(rng, pk, sk).map_err(op("keygen"))?;
+    rng.fill_bytes(msg);
+    let n = s.sign(rng, sk, msg, sig).map_err(op("sign"))?;
+    let sig = &mut sig[..n];
+    s.verify(pk, msg, sig)
+        .map_err(op("verify (valid signature rejected)"))?;
+    msg[0] ^= 1;
+    if s.verify(pk, msg, sig).is_ok() {
+        return check("signature accepted on a modified message");
+    }
+    msg[0] ^= 1;
+    let pos = n / 2;
+    sig[pos] ^= 0x10;
+    if s.verify(pk, msg, sig).is_ok() {
+        return check("modified signature accepted");
+    }
+    sig[pos] ^= 0x10;
+    // The second key pair reuses the first public key's buffer.
+    s.keygen(rng, pk, sk2).map_err(op("keygen"))?;
+    if s.verify(pk, msg, sig).is_ok() {
+        return check("signature accepted under another key");
+    }
+    Ok(())
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use crate::{Algorithm, katgen};
+
+    #[test]
+    fn digest_is_sha3_of_the_rsp_text() {
+        for a in Algorithm::ALL {
+            let s = a.scheme();
+            let n = 2;
+            let mut scratch = vec![0u8; scratch_bytes(s, n)];
+            let d = digest(s, n, &mut scratch);
+            let rsp = katgen::write_rsp(s, &katgen::standard_req(s, n));
+            match (d, rsp) {
+                (Ok(d), Ok(rsp)) => {
+                    assert_eq!(d, pqforge_core::keccak::sha3_256(rsp.as_bytes()), "{a}");
+                }
+                // A KAT path that fails fails in both (the scheme's own
+                // tests report it); the transcript must not diverge.
+                (Err(_), Err(_)) => {}
+                (d, r) => panic!("{a}: digest {d:?}, write_rsp {:?}", r.map(|_| ())),
+            }
+        }
+    }
+
+    #[test]
+    fn functional_test_passes_and_checks_scratch() {
+        for a in Algorithm::ALL {
+            let s = a.scheme();
+            let mut rng = KatSource::new(s.info().kat, &[5u8; 48]);
+            let mut scratch = vec![0u8; test_scratch_bytes(s.info())];
+            functional_test(s, 2, &mut rng, &mut scratch).unwrap();
+            let short = scratch.len() - 1;
+            assert!(matches!(
+                functional_test(s, 1, &mut rng, &mut scratch[..short]),
+                Err(Failure::Scratch { .. })
+            ));
+        }
+    }
+}

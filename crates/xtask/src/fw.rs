@@ -1,0 +1,397 @@
+//! Toolchain checks, firmware builds and QEMU runs.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::{Fatal, Opts};
+
+/// Debian's toolchain (M4.md §1): rustup's shadows it in PATH and has no
+/// thumbv7em target here. Override with `M4_CARGO` / `M4_RUSTC`.
+fn cargo_bin() -> String {
+    std::env::var("M4_CARGO").unwrap_or_else(|_| "/usr/bin/cargo".into())
+}
+
+fn rustc_bin() -> String {
+    std::env::var("M4_RUSTC").unwrap_or_else(|_| "/usr/bin/rustc".into())
+}
+
+fn in_path(tool: &str) -> bool {
+    if tool.contains('/') {
+        return Path::new(tool).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+}
+
+/// Checks every tool the task needs; on a miss, one line naming the
+/// packages to install (exit code 2).
+pub(crate) fn check_tools(need_qemu: bool) -> Result<(), Fatal> {
+    let mut missing: Vec<&str> = Vec::new();
+    let mut pkgs: Vec<&str> = Vec::new();
+    let (cargo, rustc) = (cargo_bin(), rustc_bin());
+    if !in_path(&cargo) || !in_path(&rustc) {
+        missing.push("Debian rustc/cargo (/usr/bin)");
+        pkgs.extend(["rustc-web", "cargo-web", "rust-web-src"]);
+    } else {
+        let sysroot = Command::new(&rustc)
+            .args(["--print", "sysroot"])
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
+        let src = Path::new(&sysroot).join("lib/rustlib/src/rust/library/core/Cargo.toml");
+        if !src.is_file() {
+            missing.push("Rust library source for -Z build-std");
+            pkgs.push("rust-web-src");
+        }
+    }
+    for t in [
+        "arm-none-eabi-ld",
+        "arm-none-eabi-nm",
+        "arm-none-eabi-objdump",
+        "arm-none-eabi-size",
+    ] {
+        if !in_path(t) {
+            missing.push("arm-none-eabi binutils");
+            pkgs.push("binutils-arm-none-eabi");
+            break;
+        }
+    }
+    if need_qemu && !in_path("qemu-system-arm") {
+        missing.push("qemu-system-arm");
+        pkgs.push("qemu-system-arm");
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Fatal::setup(format!(
+        "{} not found: apt-get install {}",
+        missing.join(", "),
+        pkgs.join(" ")
+    )))
+}
+
+/// Firmware build profiles.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Profile {
+    /// opt-level 3 (`release`): the speed numbers.
+    O3,
+    /// opt-level "s" (`release-s`).
+    Os,
+    /// opt-level "z" (`release-z`).
+    Oz,
+}
+
+impl Profile {
+    pub(crate) fn cargo_name(self) -> &'static str {
+        match self {
+            Profile::O3 => "release",
+            Profile::Os => "release-s",
+            Profile::Oz => "release-z",
+        }
+    }
+
+    pub(crate) fn opt_level(self) -> &'static str {
+        match self {
+            Profile::O3 => "3",
+            Profile::Os => "s",
+            Profile::Oz => "z",
+        }
+    }
+}
+
+pub(crate) fn board_dir(o: &Opts) -> PathBuf {
+    o.root.join("boards/cortex-m4")
+}
+
+/// The firmware's scheme families: `--features`, else those of this xtask
+/// build (so the host transcripts cover the same algorithms).
+pub(crate) fn features(o: &Opts) -> String {
+    if let Some(f) = &o.features {
+        return f.clone();
+    }
+    let all = [
+        ("hqc", cfg!(feature = "hqc")),
+        ("mlkem", cfg!(feature = "mlkem")),
+        ("falcon", cfg!(feature = "falcon")),
+        ("mceliece", cfg!(feature = "mceliece")),
+    ];
+    let on: Vec<&str> = all.iter().filter(|f| f.1).map(|f| f.0).collect();
+    on.join(",")
+}
+
+/// Builds the firmware; returns the ELF path.
+pub(crate) fn build(o: &Opts, p: Profile) -> Result<PathBuf, Fatal> {
+    let dir = board_dir(o);
+    let target_dir = dir.join("target");
+    eprintln!(
+        "m4: building firmware (opt-level {}, features {})",
+        p.opt_level(),
+        features(o)
+    );
+    let mut c = Command::new(cargo_bin());
+    c.current_dir(&dir)
+        .args(["build", "--quiet", "--profile", p.cargo_name()])
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .env("RUSTC", rustc_bin())
+        .env("RUSTC_BOOTSTRAP", "1");
+    // The host's build settings must not leak into the firmware build.
+    for v in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "RUSTUP_TOOLCHAIN",
+        "CARGO",
+    ] {
+        c.env_remove(v);
+    }
+    c.args(["--no-default-features", "--features", &features(o)]);
+    let st = c
+        .status()
+        .map_err(|e| Fatal::setup(format!("cannot run {}: {e}", cargo_bin())))?;
+    if !st.success() {
+        return Err(Fatal::setup(format!(
+            "firmware build failed (opt-level {})",
+            p.opt_level()
+        )));
+    }
+    Ok(target_dir
+        .join("thumbv7em-none-eabihf")
+        .join(p.cargo_name())
+        .join("pqforge-m4"))
+}
+
+/// Output of one QEMU run.
+pub(crate) struct Run {
+    pub(crate) lines: Vec<String>,
+    pub(crate) exit_ok: bool,
+    pub(crate) timed_out: bool,
+    pub(crate) secs: f64,
+}
+
+/// Boots `elf` with the semihosting arguments `args` under `-icount`,
+/// killing QEMU after `timeout`. Output goes to `log`.
+pub(crate) fn qemu(
+    elf: &Path,
+    args: &[String],
+    timeout: Duration,
+    log: &Path,
+) -> Result<Run, Fatal> {
+    let mut sh = String::from("enable=on,target=native");
+    for a in args {
+        sh.push_str(",arg=");
+        // QEMU's option syntax escapes a comma by doubling it.
+        sh.push_str(&a.replace(',', ",,"));
+    }
+    let out = File::create(log)
+        .map_err(|e| Fatal::setup(format!("cannot write {}: {e}", log.display())))?;
+    let t0 = Instant::now();
+    let mut child = Command::new("qemu-system-arm")
+        .args(["-M", "mps2-an386", "-cpu", "cortex-m4", "-nographic"])
+        .args(["-monitor", "none", "-serial", "none"])
+        .args(["-icount", "shift=6,align=off,sleep=off"])
+        .arg("-semihosting-config")
+        .arg(sh)
+        .arg("-kernel")
+        .arg(elf)
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| Fatal::setup(format!("cannot start qemu-system-arm: {e}")))?;
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(st) = child
+            .try_wait()
+            .map_err(|e| Fatal::setup(format!("qemu: {e}")))?
+        {
+            break Some(st);
+        }
+        if t0.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            timed_out = true;
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let text = fs::read_to_string(log).unwrap_or_default();
+    Ok(Run {
+        lines: text.lines().map(str::to_string).collect(),
+        exit_ok: status.is_some_and(|s| s.success()),
+        timed_out,
+        secs: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// An algorithm of the firmware.
+#[derive(Clone, Debug)]
+pub(crate) struct Alg {
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) family: String,
+}
+
+fn logs_dir(o: &Opts) -> Result<PathBuf, Fatal> {
+    let d = o.out.join("logs");
+    fs::create_dir_all(&d)
+        .map_err(|e| Fatal::setup(format!("cannot create {}: {e}", d.display())))?;
+    Ok(d)
+}
+
+/// The algorithms of the firmware matching `--filter`.
+pub(crate) fn list(o: &Opts, elf: &Path) -> Result<Vec<Alg>, Fatal> {
+    let mut args = vec!["mode=list".to_string()];
+    if let Some(f) = &o.filter {
+        args.push(format!("filter={f}"));
+    }
+    let log = logs_dir(o)?.join("list.txt");
+    let r = qemu(elf, &args, Duration::from_secs(60), &log)?;
+    if !r.exit_ok {
+        return Err(Fatal::setup(format!(
+            "firmware did not start under QEMU (see {})",
+            log.display()
+        )));
+    }
+    Ok(r.lines
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.splitn(4, ' ').collect();
+            (w.len() == 4 && w[0] == "alg").then(|| Alg {
+                name: w[1].into(),
+                kind: w[2].into(),
+                family: w[3].into(),
+            })
+        })
+        .collect())
+}
+
+/// Speed of one operation.
+#[derive(Clone, Debug)]
+pub(crate) struct OpSpeed {
+    pub(crate) op: String,
+    pub(crate) min: u64,
+    pub(crate) median: u64,
+    pub(crate) max: u64,
+    pub(crate) runs: u64,
+}
+
+/// Everything measured for one algorithm.
+#[derive(Clone, Debug)]
+pub(crate) struct AlgResult {
+    pub(crate) alg: Alg,
+    /// None: not run; Some(Err): failure message.
+    pub(crate) test: Option<Result<(), String>>,
+    pub(crate) speed: Vec<OpSpeed>,
+    pub(crate) speed_s: Vec<OpSpeed>,
+    pub(crate) stack: Vec<(String, u64)>,
+    pub(crate) fw_digest: Option<String>,
+    pub(crate) host_digest: Option<Result<String, String>>,
+    pub(crate) errors: Vec<String>,
+    pub(crate) secs: f64,
+}
+
+impl AlgResult {
+    pub(crate) fn ops(&self) -> [&'static str; 3] {
+        if self.alg.kind == "sig" {
+            ["keygen", "sign", "verify"]
+        } else {
+            ["keygen", "encaps", "decaps"]
+        }
+    }
+
+    /// Firmware and host digests agree.
+    pub(crate) fn transcript_ok(&self) -> Option<bool> {
+        let fw = self.fw_digest.as_ref()?;
+        Some(matches!(&self.host_digest, Some(Ok(h)) if h == fw))
+    }
+}
+
+fn parse_run(alg: &Alg, r: &Run, timeout: Duration) -> AlgResult {
+    let mut res = AlgResult {
+        alg: alg.clone(),
+        test: None,
+        speed: Vec::new(),
+        speed_s: Vec::new(),
+        stack: Vec::new(),
+        fw_digest: None,
+        host_digest: None,
+        errors: Vec::new(),
+        secs: r.secs,
+    };
+    let mut done = false;
+    for l in &r.lines {
+        let w: Vec<&str> = l.split(' ').collect();
+        let num = |i: usize| w.get(i).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0);
+        match w.first().copied() {
+            Some("test") if w.get(2) == Some(&"ok") => res.test = Some(Ok(())),
+            Some("test") => res.test = Some(Err(w.get(3..).unwrap_or(&[]).join(" "))),
+            Some("speed") if w.len() >= 7 => res.speed.push(OpSpeed {
+                op: w[2].into(),
+                min: num(3),
+                median: num(4),
+                max: num(5),
+                runs: num(6),
+            }),
+            Some("stack") if w.len() >= 4 => res.stack.push((w[2].into(), num(3))),
+            Some("transcript") if w.len() >= 4 => res.fw_digest = Some(w[3].into()),
+            Some("error" | "panic") => res.errors.push(l.clone()),
+            Some("done") => done = true,
+            _ => {}
+        }
+    }
+    if r.timed_out {
+        res.errors
+            .push(format!("QEMU timed out after {} s", timeout.as_secs()));
+    } else if !r.exit_ok && res.errors.is_empty() && res.test.as_ref().is_none_or(Result::is_ok) {
+        res.errors.push(if done {
+            "firmware reported a failure".into()
+        } else {
+            "firmware faulted or aborted (exit status 1)".into()
+        });
+    }
+    res
+}
+
+/// Runs `mode` for each algorithm, one QEMU process per algorithm.
+pub(crate) fn run_all(
+    o: &Opts,
+    elf: &Path,
+    algs: &[Alg],
+    mode: &str,
+    tag: &str,
+) -> Result<Vec<AlgResult>, Fatal> {
+    let logs = logs_dir(o)?;
+    let timeout = Duration::from_secs(o.timeout_s);
+    let mut out = Vec::new();
+    for a in algs {
+        let args = vec![
+            format!("mode={mode}"),
+            format!("alg={}", a.name),
+            format!("n={}", o.runs),
+            format!("rounds={}", o.rounds),
+            format!("records={}", o.records),
+        ];
+        let log = logs.join(format!("{}{tag}.txt", a.name));
+        let r = qemu(elf, &args, timeout, &log)?;
+        let res = parse_run(a, &r, timeout);
+        let verdict = match (&res.test, res.errors.first()) {
+            (_, Some(e)) => format!("ERROR {e}"),
+            (Some(Err(e)), None) => format!("test FAIL {e}"),
+            _ => "ok".into(),
+        };
+        eprintln!(
+            "m4: {:<22} {mode}{tag}: {verdict} ({:.1} s)",
+            a.name, r.secs
+        );
+        out.push(res);
+    }
+    Ok(out)
+}

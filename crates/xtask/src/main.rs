@@ -1,0 +1,261 @@
+//! `cargo xtask m4 ...`: build the Cortex-M4 firmware (boards/cortex-m4),
+//! run it under QEMU `mps2-an386` with `-icount`, check its transcripts
+//! against the host, attribute code size and scan for division instructions.
+//! See boards/cortex-m4/README.md.
+
+mod divscan;
+mod fw;
+mod report;
+mod size;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "\
+usage: cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|list> [options]
+
+  all          build, then test + speed + stack + transcript + size (opt-level 3),
+               plus speed + size of the opt-level \"s\" build; writes the report
+  test         functional test only            speed       instruction counts only
+  stack        stack high-water marks only     transcript  transcripts vs host only
+  size         code size per scheme (no QEMU)  divscan     division scan (opt-level 3, s)
+  list         algorithms in the firmware
+
+options:
+  --filter S       algorithms whose name contains S (case-insensitive)
+  --skip S,T       leave out algorithms whose name contains S or T
+  --runs N         speed runs per operation (default 5, max 64)
+  --rounds N       functional-test rounds (default 3)
+  --records N      transcript records (default 3)
+  --timeout SECS   limit per QEMU run (default 900)
+  --features LIST  firmware scheme families, e.g. hqc,mlkem (default: the
+                   xtask's own, `all-schemes` in crates/xtask/Cargo.toml)
+  --no-s           `all`: skip the opt-level \"s\" build
+  --opt LIST       divscan: opt-levels to scan (default 3,s; z also works)
+  --out DIR        report directory (default target/m4)
+
+exit status: 0 all passed, 1 a test/transcript/scan failed or QEMU timed out,
+2 bad usage or missing tool";
+
+/// Command-line options.
+#[derive(Clone, Debug)]
+pub(crate) struct Opts {
+    pub(crate) cmd: String,
+    pub(crate) filter: Option<String>,
+    pub(crate) skip: Vec<String>,
+    pub(crate) runs: usize,
+    pub(crate) rounds: usize,
+    pub(crate) records: usize,
+    pub(crate) timeout_s: u64,
+    pub(crate) features: Option<String>,
+    pub(crate) with_s: bool,
+    pub(crate) profiles: Vec<fw::Profile>,
+    pub(crate) out: PathBuf,
+    pub(crate) root: PathBuf,
+}
+
+fn parse_args() -> Result<Opts, String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .map_err(|e| format!("repository root: {e}"))?;
+    let mut args = std::env::args().skip(1);
+    match args.next().as_deref() {
+        Some("m4") => {}
+        Some("-h" | "--help") | None => return Err(USAGE.into()),
+        Some(other) => return Err(format!("unknown task {other:?} (only `m4`)\n{USAGE}")),
+    }
+    let cmd = args.next().ok_or_else(|| USAGE.to_string())?;
+    if cmd == "-h" || cmd == "--help" {
+        return Err(USAGE.into());
+    }
+    let known = [
+        "all",
+        "test",
+        "speed",
+        "stack",
+        "transcript",
+        "size",
+        "divscan",
+        "list",
+    ];
+    if !known.contains(&cmd.as_str()) {
+        return Err(format!("unknown m4 command {cmd:?}\n{USAGE}"));
+    }
+    let mut o = Opts {
+        cmd,
+        filter: None,
+        skip: Vec::new(),
+        runs: 5,
+        rounds: 3,
+        records: 3,
+        timeout_s: 900,
+        features: None,
+        with_s: true,
+        profiles: vec![fw::Profile::O3, fw::Profile::Os],
+        out: root.join("target/m4"),
+        root,
+    };
+    while let Some(a) = args.next() {
+        let mut val = || args.next().ok_or_else(|| format!("{a} needs a value"));
+        let num = |v: String| {
+            v.parse::<usize>()
+                .map_err(|_| format!("{a}: not a number: {v}"))
+        };
+        match a.as_str() {
+            "--filter" => o.filter = Some(val()?),
+            "--skip" => o.skip.extend(
+                val()?
+                    .split(',')
+                    .filter(|x| !x.is_empty())
+                    .map(str::to_ascii_lowercase),
+            ),
+            "--runs" => o.runs = num(val()?)?.clamp(1, 64),
+            "--rounds" => o.rounds = num(val()?)?,
+            "--records" => o.records = num(val()?)?,
+            "--timeout" => o.timeout_s = num(val()?)? as u64,
+            "--features" => o.features = Some(val()?),
+            "--no-s" => o.with_s = false,
+            "--opt" => {
+                o.profiles = val()?
+                    .split(',')
+                    .map(|p| match p.trim() {
+                        "3" => Ok(fw::Profile::O3),
+                        "s" => Ok(fw::Profile::Os),
+                        "z" => Ok(fw::Profile::Oz),
+                        other => Err(format!("--opt: unknown opt-level {other:?} (3, s, z)")),
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            "--out" => o.out = PathBuf::from(val()?),
+            _ => return Err(format!("unknown option {a}\n{USAGE}")),
+        }
+    }
+    Ok(o)
+}
+
+/// A failure that ends the task: `code` 1 (check failed) or 2 (setup).
+pub(crate) struct Fatal {
+    pub(crate) code: u8,
+    pub(crate) msg: String,
+}
+
+impl Fatal {
+    pub(crate) fn setup(msg: impl Into<String>) -> Self {
+        Self {
+            code: 2,
+            msg: msg.into(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let opts = match parse_args() {
+        Ok(o) => o,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let t0 = Instant::now();
+    let r = match opts.cmd.as_str() {
+        "divscan" => divscan::run(&opts),
+        "size" => run_size(&opts),
+        _ => run_firmware(&opts),
+    };
+    match r {
+        Ok(true) => {
+            eprintln!("m4: done in {:.0} s", t0.elapsed().as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Ok(false) => {
+            eprintln!(
+                "m4: FAILED (see above) after {:.0} s",
+                t0.elapsed().as_secs_f64()
+            );
+            ExitCode::from(1)
+        }
+        Err(f) => {
+            eprintln!("m4: {}", f.msg);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run_size(o: &Opts) -> Result<bool, Fatal> {
+    fw::check_tools(false)?;
+    let elf = fw::build(o, fw::Profile::O3)?;
+    let sizes = size::attribute(&elf)?;
+    print!("{}", size::markdown(&sizes));
+    Ok(true)
+}
+
+/// Everything that runs the firmware: all, test, speed, stack, transcript,
+/// list.
+fn run_firmware(o: &Opts) -> Result<bool, Fatal> {
+    fw::check_tools(true)?;
+    let build_t = Instant::now();
+    let elf = fw::build(o, fw::Profile::O3)?;
+    let mut algs = fw::list(o, &elf)?;
+    algs.retain(|a| {
+        let n = a.name.to_ascii_lowercase();
+        !o.skip.iter().any(|s| n.contains(s.as_str()))
+    });
+    if algs.is_empty() {
+        return Err(Fatal::setup(format!(
+            "no algorithm matches{}",
+            o.filter
+                .as_deref()
+                .map(|f| format!(" --filter {f}"))
+                .unwrap_or_default()
+        )));
+    }
+    if o.cmd == "list" {
+        for a in &algs {
+            println!("{} ({}, {})", a.name, a.kind, a.family);
+        }
+        return Ok(true);
+    }
+    let mode = match o.cmd.as_str() {
+        "all" => "test,speed,stack,transcript",
+        m => m,
+    };
+    let mut build_secs = build_t.elapsed().as_secs_f64();
+    let run_t = Instant::now();
+    let mut results = fw::run_all(o, &elf, &algs, mode, "")?;
+    let mut run_secs = run_t.elapsed().as_secs_f64();
+
+    if mode.contains("transcript") {
+        let t = Instant::now();
+        report::host_transcripts(&mut results, o.records);
+        eprintln!(
+            "m4: host transcripts computed in {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    let mut sizes = None;
+    let mut sizes_s = None;
+    if o.cmd == "all" {
+        sizes = Some(size::attribute(&elf)?);
+        if o.with_s {
+            let t = Instant::now();
+            let elf_s = fw::build(o, fw::Profile::Os)?;
+            build_secs += t.elapsed().as_secs_f64();
+            sizes_s = Some(size::attribute(&elf_s)?);
+            let t = Instant::now();
+            let res_s = fw::run_all(o, &elf_s, &algs, "speed", "-s")?;
+            run_secs += t.elapsed().as_secs_f64();
+            report::merge_s(&mut results, res_s);
+        }
+    }
+    let rep = report::Report {
+        opts: o.clone(),
+        results,
+        sizes,
+        sizes_s,
+        build_secs,
+        run_secs,
+    };
+    rep.write()
+}

@@ -1,0 +1,362 @@
+//! Host transcripts, the markdown/JSON report and the verdict.
+
+use std::fmt::Write as _;
+use std::fs;
+
+use pqforge::Algorithm;
+
+use crate::fw::{AlgResult, OpSpeed};
+use crate::size::{AlgSize, Sizes};
+use crate::{Fatal, Opts};
+
+/// Computes the host digest of every algorithm whose firmware digest is
+/// known, with the same `pqforge::transcript::digest`.
+pub(crate) fn host_transcripts(results: &mut [AlgResult], records: usize) {
+    for r in results.iter_mut().filter(|r| r.fw_digest.is_some()) {
+        r.host_digest = Some(match r.alg.name.parse::<Algorithm>() {
+            Ok(a) => {
+                let s = a.scheme();
+                let mut scratch = vec![0u8; pqforge::transcript::scratch_bytes(s, records)];
+                pqforge::transcript::digest(s, records, &mut scratch)
+                    .map(|d| {
+                        d.iter().fold(String::new(), |mut h, b| {
+                            let _ = write!(h, "{b:02x}");
+                            h
+                        })
+                    })
+                    .map_err(|e| format!("host: {e}"))
+            }
+            Err(_) => Err("not in the host build (xtask features)".into()),
+        });
+    }
+}
+
+/// Moves the opt-level "s" speed results into `results`.
+pub(crate) fn merge_s(results: &mut [AlgResult], s: Vec<AlgResult>) {
+    for rs in s {
+        if let Some(r) = results.iter_mut().find(|r| r.alg.name == rs.alg.name) {
+            r.speed_s = rs.speed;
+            r.errors
+                .extend(rs.errors.into_iter().map(|e| format!("opt-level s: {e}")));
+        }
+    }
+}
+
+/// Everything one `cargo xtask m4` run produced.
+pub(crate) struct Report {
+    pub(crate) opts: Opts,
+    pub(crate) results: Vec<AlgResult>,
+    pub(crate) sizes: Option<Sizes>,
+    pub(crate) sizes_s: Option<Sizes>,
+    pub(crate) build_secs: f64,
+    pub(crate) run_secs: f64,
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(|| "null".into(), |v| v.to_string())
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// `12,345,678`.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut o = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            o.push(',');
+        }
+        o.push(c);
+    }
+    o
+}
+
+fn find<'a>(v: &'a [OpSpeed], op: &str) -> Option<&'a OpSpeed> {
+    v.iter().find(|s| s.op == op)
+}
+
+impl Report {
+    fn alg_size(&self, r: &AlgResult) -> Option<AlgSize> {
+        self.sizes.as_ref()?.alg(&r.alg.name)
+    }
+
+    fn alg_size_s(&self, r: &AlgResult) -> Option<AlgSize> {
+        self.sizes_s.as_ref()?.alg(&r.alg.name)
+    }
+
+    /// A result failed.
+    fn failed(r: &AlgResult) -> bool {
+        !r.errors.is_empty() || matches!(r.test, Some(Err(_))) || r.transcript_ok() == Some(false)
+    }
+
+    fn json(&self) -> String {
+        let mut rows = Vec::new();
+        for r in &self.results {
+            let size = self.alg_size(r);
+            let size_s = self.alg_size_s(r);
+            let host = match &r.host_digest {
+                Some(Ok(h)) => json_str(h),
+                _ => "null".into(),
+            };
+            let errors: Vec<String> = r
+                .errors
+                .iter()
+                .map(|e| json_str(e))
+                .chain(match &r.test {
+                    Some(Err(e)) => Some(json_str(&format!("test: {e}"))),
+                    _ => None,
+                })
+                .chain(match &r.host_digest {
+                    Some(Err(e)) => Some(json_str(e)),
+                    _ => None,
+                })
+                .collect();
+            for op in r.ops() {
+                let sp = find(&r.speed, op);
+                let sps = find(&r.speed_s, op);
+                let stack = r.stack.iter().find(|(o, _)| o == op).map(|(_, b)| *b);
+                rows.push(format!(
+                    concat!(
+                        "{{\"alg\": {}, \"kind\": {}, \"family\": {}, \"op\": {}, ",
+                        "\"instructions_median\": {}, \"instructions_min\": {}, ",
+                        "\"instructions_max\": {}, \"runs\": {}, \"stack_bytes\": {}, ",
+                        "\"instructions_median_os\": {}, \"instructions_min_os\": {}, ",
+                        "\"instructions_max_os\": {}, ",
+                        "\"text_bytes\": {}, \"rodata_bytes\": {}, \"bss_bytes\": {}, ",
+                        "\"text_bytes_own\": {}, \"text_bytes_family_shared\": {}, ",
+                        "\"text_bytes_os\": {}, ",
+                        "\"test_ok\": {}, \"transcript_ok\": {}, \"transcript_records\": {}, ",
+                        "\"transcript_digest\": {}, \"transcript_digest_host\": {}, ",
+                        "\"qemu_seconds\": {:.1}, \"errors\": [{}]}}"
+                    ),
+                    json_str(&r.alg.name),
+                    json_str(&r.alg.kind),
+                    json_str(&r.alg.family),
+                    json_str(op),
+                    opt(sp.map(|s| s.median)),
+                    opt(sp.map(|s| s.min)),
+                    opt(sp.map(|s| s.max)),
+                    opt(sp.map(|s| s.runs)),
+                    opt(stack),
+                    opt(sps.map(|s| s.median)),
+                    opt(sps.map(|s| s.min)),
+                    opt(sps.map(|s| s.max)),
+                    opt(size.map(|s| s.total.text)),
+                    opt(size.map(|s| s.total.rodata)),
+                    opt(size.map(|s| s.total.bss)),
+                    opt(size.map(|s| s.own.text)),
+                    opt(size.map(|s| s.shared.text)),
+                    opt(size_s.map(|s| s.total.text)),
+                    opt(r.test.as_ref().map(Result::is_ok)),
+                    opt(r.transcript_ok()),
+                    if r.fw_digest.is_some() {
+                        self.opts.records.to_string()
+                    } else {
+                        "null".into()
+                    },
+                    r.fw_digest
+                        .as_deref()
+                        .map_or_else(|| "null".into(), json_str),
+                    host,
+                    r.secs,
+                    errors.join(", "),
+                ));
+            }
+        }
+        format!("[\n  {}\n]\n", rows.join(",\n  "))
+    }
+
+    fn markdown(&self) -> String {
+        let o = &self.opts;
+        let mut m = String::new();
+        let _ = writeln!(
+            m,
+            "# pqforge on Cortex-M4 (QEMU mps2-an386, -icount)\n\n\
+             Instructions are QEMU guest instruction counts, not cycles \
+             (boards/cortex-m4/README.md). {} runs per operation; stack = peak \
+             bytes below the caller; text = the set's own code + the shared \
+             scheme code it calls (hashing in pqforge_core excluded); \
+             transcript = SHA3-256 of the first {} KAT records, board vs host.\n",
+            o.runs, o.records
+        );
+        let has_s = self.results.iter().any(|r| !r.speed_s.is_empty());
+        m.push_str("| algorithm | op | insns min | insns median | insns max | stack [B] |");
+        if has_s {
+            m.push_str(" median (opt s) |");
+        }
+        m.push_str(" text [B] | test | transcript |\n|---|---|---:|---:|---:|---:|");
+        if has_s {
+            m.push_str("---:|");
+        }
+        m.push_str("---:|---|---|\n");
+        for r in &self.results {
+            let size = self.alg_size(r);
+            for (i, op) in r.ops().into_iter().enumerate() {
+                let sp = find(&r.speed, op);
+                let cell = |f: fn(&OpSpeed) -> u64| sp.map_or("–".into(), |s| thousands(f(s)));
+                let stack = r
+                    .stack
+                    .iter()
+                    .find(|(o, _)| o == op)
+                    .map_or("–".into(), |(_, b)| thousands(*b));
+                let first = i == 0;
+                let _ = write!(
+                    m,
+                    "| {} | {op} | {} | {} | {} | {stack} |",
+                    if first { r.alg.name.as_str() } else { "" },
+                    cell(|s| s.min),
+                    cell(|s| s.median),
+                    cell(|s| s.max),
+                );
+                if has_s {
+                    let _ = write!(
+                        m,
+                        " {} |",
+                        find(&r.speed_s, op).map_or("–".into(), |s| thousands(s.median))
+                    );
+                }
+                let text = if first {
+                    size.map_or("–".into(), |s| thousands(s.total.text))
+                } else {
+                    String::new()
+                };
+                let test = match (&r.test, first) {
+                    (_, false) => "",
+                    (Some(Ok(())), _) => "ok",
+                    (Some(Err(_)), _) => "**FAIL**",
+                    (None, _) => "–",
+                };
+                let tr = match (r.transcript_ok(), first) {
+                    (_, false) => "",
+                    (Some(true), _) => "ok",
+                    (Some(false), _) => "**DIFFERS**",
+                    (None, _) => "–",
+                };
+                let _ = writeln!(m, " {text} | {test} | {tr} |");
+            }
+        }
+        let problems: Vec<String> = self
+            .results
+            .iter()
+            .flat_map(|r| {
+                let mut v: Vec<String> = r
+                    .errors
+                    .iter()
+                    .map(|e| format!("{}: {e}", r.alg.name))
+                    .collect();
+                if let Some(Err(e)) = &r.test {
+                    v.push(format!("{}: test: {e}", r.alg.name));
+                }
+                if r.transcript_ok() == Some(false) {
+                    v.push(format!(
+                        "{}: transcript board {} host {}",
+                        r.alg.name,
+                        r.fw_digest.as_deref().unwrap_or("-"),
+                        match &r.host_digest {
+                            Some(Ok(h)) => h.clone(),
+                            Some(Err(e)) => e.clone(),
+                            None => "-".into(),
+                        }
+                    ));
+                }
+                v
+            })
+            .collect();
+        if !problems.is_empty() {
+            m.push_str("\n**Failures**\n\n");
+            for p in &problems {
+                let _ = writeln!(m, "- {p}");
+            }
+        }
+        if let Some(s) = &self.sizes {
+            m.push_str("\n## Code size (opt-level 3");
+            if self.sizes_s.is_some() {
+                m.push_str("; opt-level \"s\" in brackets");
+            }
+            m.push_str(")\n\n| algorithm | .text own | .text shared, reached | .text total | .rodata | .bss |\n|---|---:|---:|---:|---:|---:|\n");
+            for r in &self.results {
+                let Some(a) = s.alg(&r.alg.name) else {
+                    let _ = writeln!(m, "| {} | – | – | – | – | – |", r.alg.name);
+                    continue;
+                };
+                let b = self.alg_size_s(r);
+                let br = |f: fn(&AlgSize) -> u64| {
+                    b.as_ref()
+                        .map(|b| format!(" ({})", thousands(f(b))))
+                        .unwrap_or_default()
+                };
+                let _ = writeln!(
+                    m,
+                    "| {} | {}{} | {}{} | {}{} | {} | {} |",
+                    r.alg.name,
+                    thousands(a.own.text),
+                    br(|x| x.own.text),
+                    thousands(a.shared.text),
+                    br(|x| x.shared.text),
+                    thousands(a.total.text),
+                    br(|x| x.total.text),
+                    thousands(a.total.rodata),
+                    thousands(a.total.bss),
+                );
+            }
+            let _ = writeln!(
+                m,
+                "\nShared by all schemes (pqforge_core: Keccak, KAT generators; umbrella): \
+                 .text {} B. Harness {} B, Rust runtime {} B. Whole firmware: .text {} B, \
+                 .rodata {} B, .bss {} B (mostly the static arena).",
+                thousands(s.common.text),
+                thousands(s.harness.text),
+                thousands(s.runtime.text),
+                thousands(s.section(".text")),
+                thousands(s.section(".rodata")),
+                thousands(s.section(".bss")),
+            );
+            if let Some(ss) = &self.sizes_s {
+                let _ = writeln!(
+                    m,
+                    "opt-level \"s\" firmware: .text {} B, .rodata {} B.",
+                    thousands(ss.section(".text")),
+                    thousands(ss.section(".rodata")),
+                );
+            }
+        }
+        let _ = writeln!(
+            m,
+            "\nBuild {:.0} s, QEMU runs {:.0} s.",
+            self.build_secs, self.run_secs
+        );
+        m
+    }
+
+    /// Writes report.md and report.json, prints the markdown, returns
+    /// whether everything passed.
+    pub(crate) fn write(&self) -> Result<bool, Fatal> {
+        let dir = &self.opts.out;
+        fs::create_dir_all(dir)
+            .map_err(|e| Fatal::setup(format!("cannot create {}: {e}", dir.display())))?;
+        let md = self.markdown();
+        let (mdp, jsp) = (dir.join("report.md"), dir.join("report.json"));
+        fs::write(&mdp, &md)
+            .and_then(|()| fs::write(&jsp, self.json()))
+            .map_err(|e| {
+                Fatal::setup(format!("cannot write the report in {}: {e}", dir.display()))
+            })?;
+        print!("{md}");
+        eprintln!("m4: wrote {} and {}", mdp.display(), jsp.display());
+        Ok(!self.results.iter().any(Self::failed))
+    }
+}
