@@ -127,21 +127,16 @@ pub fn rng() -> rand_chacha::ChaCha20Rng {
     rand_chacha::ChaCha20Rng::from_seed(seed)
 }
 
-/// pqforge's implementation of a registered KEM, through the dynamic API.
-pub fn pqforge_kem(name: &str) -> Impl {
-    let alg: pqforge::Algorithm = name.parse().expect("registered algorithm");
-    let pqforge::Scheme::Kem(k) = alg.scheme() else {
-        panic!("{name} is not a KEM")
-    };
-    let i = k.info();
+/// pqforge's typed API (keys parsed once, like every peer's API) for `K`.
+pub fn pqforge_typed<K: pqforge::Kem + 'static>() -> Impl
+where
+    K::EncapsKey: 'static,
+    K::DecapsKey: 'static,
+    K::Ciphertext: 'static,
+{
     let mut r = rng();
-    let (mut pk, mut sk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
-    let (mut ct, mut ss) = (vec![0u8; i.ct_bytes], vec![0u8; i.ss_bytes]);
-    k.keygen(&mut r, &mut pk, &mut sk).expect("keygen");
-    k.encaps(&mut r, &pk, &mut ct, &mut ss).expect("encaps");
-    let (mut pk1, mut sk1) = (pk.clone(), sk.clone());
-    let (mut ct2, mut ss2) = (ct.clone(), ss.clone());
-    let mut ss3 = ss.clone();
+    let (ek, dk) = K::keygen(&mut r);
+    let (ct, _) = K::encaps(&ek, &mut r);
     let (mut r1, mut r2) = (rng(), rng());
     Impl {
         name: "pqforge",
@@ -149,22 +144,19 @@ pub fn pqforge_kem(name: &str) -> Impl {
             (
                 "keygen",
                 Box::new(move || {
-                    let _ = std::hint::black_box(k.keygen(&mut r1, &mut pk1, &mut sk1));
+                    std::hint::black_box(K::keygen(&mut r1));
                 }),
             ),
             (
                 "encaps",
-                Box::new({
-                    let pk = pk.clone();
-                    move || {
-                        let _ = std::hint::black_box(k.encaps(&mut r2, &pk, &mut ct2, &mut ss2));
-                    }
+                Box::new(move || {
+                    std::hint::black_box(K::encaps(&ek, &mut r2));
                 }),
             ),
             (
                 "decaps",
                 Box::new(move || {
-                    let _ = std::hint::black_box(k.decaps(&sk, &ct, &mut ss3));
+                    std::hint::black_box(K::decaps(&dk, &ct));
                 }),
             ),
         ],

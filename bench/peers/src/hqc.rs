@@ -1,11 +1,13 @@
 //! HQC: pqforge vs RustCrypto `hqc-kem` (same revision, 161cd4f) and
-//! `pqcrypto-hqc` (PQClean, older revision: for scale only).
+//! `pqcrypto-hqc` (PQClean, older revision: for scale only). Every
+//! implementation works on parsed keys; pqforge's dynamic API would add the
+//! decapsulation-key import check (a key re-derivation) to each decaps.
 
 use std::hint::black_box;
 
 use pqcrypto_traits::kem::{Ciphertext as _, PublicKey as _, SecretKey as _};
 
-use crate::harness::{Impl, Opts, compare, pqforge_kem, rng};
+use crate::harness::{Impl, Opts, compare, pqforge_typed, rng};
 
 macro_rules! hqc_kem_impl {
     ($m:ident) => {{
@@ -76,7 +78,7 @@ pub fn run(opts: &Opts) {
         compare(
             "hqc-1",
             vec![
-                pqforge_kem("hqc-1"),
+                pqforge_typed::<pqforge::hqc::Hqc1>(),
                 hqc_kem_impl!(hqc128),
                 pqcrypto_impl!(hqc128),
             ],
@@ -87,7 +89,7 @@ pub fn run(opts: &Opts) {
         compare(
             "hqc-3",
             vec![
-                pqforge_kem("hqc-3"),
+                pqforge_typed::<pqforge::hqc::Hqc3>(),
                 hqc_kem_impl!(hqc192),
                 pqcrypto_impl!(hqc192),
             ],
@@ -98,7 +100,7 @@ pub fn run(opts: &Opts) {
         compare(
             "hqc-5",
             vec![
-                pqforge_kem("hqc-5"),
+                pqforge_typed::<pqforge::hqc::Hqc5>(),
                 hqc_kem_impl!(hqc256),
                 pqcrypto_impl!(hqc256),
             ],

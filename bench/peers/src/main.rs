@@ -10,6 +10,8 @@
 mod harness;
 #[cfg(feature = "hqc")]
 mod hqc;
+#[cfg(feature = "mlkem")]
+mod mlkem;
 
 use harness::Opts;
 
@@ -25,4 +27,6 @@ fn main() {
     println!("|---|---|---|---:|---:|---:|");
     #[cfg(feature = "hqc")]
     hqc::run(&opts);
+    #[cfg(feature = "mlkem")]
+    mlkem::run(&opts);
 }
