@@ -11,6 +11,7 @@ use pqforge_core::ctgrind;
 use zeroize::Zeroize;
 
 use crate::backend::Backend;
+use crate::batch;
 use crate::hash;
 use crate::params::{ByteArray, ParameterSet};
 use crate::poly::{POLY_BYTES, Poly, add_assign, sub_from, wipe};
@@ -112,28 +113,43 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
     noise.zeroize();
 }
 
+/// eta of PRF stream `i` of K-PKE.Encrypt: r (eta1), then e1 and e2 (eta2).
+fn enc_eta<P: ParameterSet>(i: usize) -> usize {
+    if i < P::K { P::ETA1 } else { P::ETA2 }
+}
+
 /// K-PKE.Encrypt(ek, m, r) (Algorithm 14) into `c`.
 /// `ek` must have passed the modulus check.
 fn encrypt<P: ParameterSet, B: Backend>(ek: &[u8], m: &[u8; 32], coins: &[u8; 32], c: &mut [u8]) {
     let k = P::K;
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&ek[POLY_BYTES * k..P::EK_BYTES]);
+    let mut at = [[Poly::ZERO; 4]; 4];
+    gen_matrix::<B>(&mut at, &rho, k, true);
+    // r = noise[..k] (eta1), e1 = noise[k..2k] (eta2), e2 = noise[2k] (eta2).
+    let mut noise = [Poly::ZERO; 9];
+    sample_cbd_many::<B>(coins, &mut noise[..=2 * k], 0, enc_eta::<P>);
+    encrypt_sampled::<P, B>(ek, m, &at, &mut noise, c);
+}
+
+/// The arithmetic of K-PKE.Encrypt once the transposed matrix `at` and the
+/// noise polynomials (r, e1, e2; not yet in the NTT domain) are sampled.
+/// Wipes `noise`.
+fn encrypt_sampled<P: ParameterSet, B: Backend>(
+    ek: &[u8],
+    m: &[u8; 32],
+    at: &[[Poly; 4]; 4],
+    noise: &mut [Poly; 9],
+    c: &mut [u8],
+) {
+    let k = P::K;
     // Exact lengths up front: the bounds checks then need no length division.
     let ek = &ek[..P::EK_BYTES];
     let c = &mut c[..P::CT_BYTES];
-    let mut rho = [0u8; 32];
-    rho.copy_from_slice(&ek[POLY_BYTES * k..]);
-    let mut at = [[Poly::ZERO; 4]; 4];
-    gen_matrix::<B>(&mut at, &rho, k, true);
-
     let mut t: PolyVec = [Poly::ZERO; 4];
     for i in 0..k {
         B::from_bytes(&ek[POLY_BYTES * i..POLY_BYTES * (i + 1)], &mut t[i]);
     }
-
-    // r = noise[..k] (eta1), e1 = noise[k..2k] (eta2), e2 = noise[2k] (eta2).
-    let mut noise = [Poly::ZERO; 9];
-    sample_cbd_many::<B>(coins, &mut noise[..=2 * k], 0, |i| {
-        if i < k { P::ETA1 } else { P::ETA2 }
-    });
     for p in &mut noise[..k] {
         B::ntt(p);
     }
@@ -223,22 +239,47 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], c: &[u8], key: &mut
 
     let mut m = [0u8; 32];
     decrypt::<P, B>(dk_pke, c, &mut m);
-    // (K', r') = G(m' || h)
-    let mut g = hash::g(&[&m, h]);
-    let mut r = [0u8; 32];
-    r.copy_from_slice(&g[32..]);
-    // K-bar = J(z || c)
-    let mut kbar = hash::j(z, c);
 
+    let mut g = [0u8; 64];
+    let mut kbar = [0u8; 32];
     let mut c2 = P::CtBytes::zeroed();
-    encrypt::<P, B>(ek, &m, &r, c2.as_mut());
+    if B::BATCH_HASHES {
+        // (K', r') = G(m' || h), K-bar = J(z || c), the matrix and the
+        // re-encryption noise in one four-lane Keccak schedule.
+        let mut rho = [0u8; 32];
+        rho.copy_from_slice(&ek[POLY_BYTES * k..P::EK_BYTES]);
+        let mut at = [[Poly::ZERO; 4]; 4];
+        let mut noise = [Poly::ZERO; 9];
+        batch::decaps_hashes::<B>(
+            &m,
+            h,
+            &mut g,
+            z,
+            c,
+            &mut kbar,
+            &rho,
+            k,
+            &mut at,
+            &mut noise[..=2 * k],
+            enc_eta::<P>,
+        );
+        encrypt_sampled::<P, B>(ek, &m, &at, &mut noise, c2.as_mut());
+    } else {
+        // (K', r') = G(m' || h)
+        g = hash::g(&[&m, h]);
+        let mut r = [0u8; 32];
+        r.copy_from_slice(&g[32..]);
+        // K-bar = J(z || c)
+        kbar = hash::j(z, c);
+        encrypt::<P, B>(ek, &m, &r, c2.as_mut());
+        r.zeroize();
+    }
     // CT: full-length comparison, never declassified; then a masked select.
     let eq = ct::eq_mask(c, c2.as_ref());
     ct::select(eq, &g[..32], &kbar, key);
 
     m.zeroize();
     g.zeroize();
-    r.zeroize();
     kbar.zeroize();
     wipe(c2.as_mut());
 }

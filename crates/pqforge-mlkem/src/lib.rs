@@ -51,6 +51,7 @@
 
 #[doc(hidden)]
 pub mod backend;
+mod batch;
 mod dispatch;
 mod hash;
 mod kem;

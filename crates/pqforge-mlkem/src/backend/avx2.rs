@@ -21,7 +21,8 @@ use core::arch::x86_64::{
     _mm256_castsi256_si128, _mm256_cmpgt_epi16, _mm256_extracti128_si256, _mm256_load_si256,
     _mm256_loadu_si256, _mm256_madd_epi16, _mm256_movemask_epi8, _mm256_mulhi_epi16,
     _mm256_mulhi_epu16, _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_or_si256,
-    _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set1_epi16, _mm256_setzero_si256,
+    _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32,
+    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256,
     _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_shufflehi_epi16, _mm256_shufflelo_epi16,
     _mm256_slli_epi16, _mm256_slli_epi32, _mm256_srai_epi16, _mm256_srai_epi32, _mm256_srli_epi16,
     _mm256_store_si256, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_sub_epi32,
@@ -32,7 +33,7 @@ use crate::backend::Backend;
 use crate::kem;
 use crate::ntt::ZETAS;
 use crate::params::ParameterSet;
-use crate::poly::{N, Poly, Q, QINV};
+use crate::poly::{N, POLY_BYTES, Poly, Q, QINV};
 use crate::sample;
 
 /// Proof that the CPU supports AVX2 (obtained only from [`Token::get`]).
@@ -427,6 +428,39 @@ fn rej_uniform(out: &mut [i16], buf: &[u8]) -> usize {
     ctr + sample::rej_uniform(&mut out[ctr..], &buf[pos..])
 }
 
+/// Byte 0-2 of each 32-bit lane of a 128-bit half, then zeros.
+const PICK24: [u8; 32] = [
+    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80, //
+    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80,
+];
+
+/// ByteEncode12 (= `poly::to_bytes`) of a polynomial with |c| < q: adds q
+/// to negative values, joins each pair to `t0 + 2^12 t1` in a 32-bit lane
+/// and keeps its three low bytes; 16 coefficients (24 bytes) per step.
+#[target_feature(enable = "avx2")]
+fn to_bytes(p: &Poly, out: &mut [u8]) {
+    let out = &mut out[..POLY_BYTES];
+    let q = _mm256_set1_epi16(Q);
+    let pair = _mm256_set1_epi32(0x1000_0001);
+    // SAFETY: 32-byte table, unaligned load.
+    let pick = unsafe { _mm256_loadu_si256(PICK24.as_ptr().cast()) };
+    // Dwords 0-2 (low half) and 4-6 (high half) hold the 24 bytes.
+    let join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+    // Index loop with a constant trip count: no length division.
+    for i in 0..N / 16 {
+        let c = &p.c[16 * i..16 * i + 16];
+        // SAFETY: `c` has 16 values = 32 readable bytes; unaligned load.
+        let a = unsafe { _mm256_loadu_si256(c.as_ptr().cast()) };
+        let a = _mm256_add_epi16(a, _mm256_and_si256(_mm256_srai_epi16::<15>(a), q));
+        let x = _mm256_madd_epi16(a, pair);
+        let x = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, pick), join);
+        let mut b = [0u8; 32];
+        // SAFETY: `b` has 32 writable bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), x) };
+        out[24 * i..24 * i + 24].copy_from_slice(&b[..24]);
+    }
+}
+
 /// Modulus check of ByteEncode12 data (= `poly::is_canonical_12`), 16
 /// values per step; runs on public encapsulation keys.
 #[target_feature(enable = "avx2")]
@@ -463,6 +497,8 @@ pub(crate) fn check_modulus(_t: Token, bytes: &[u8]) -> bool {
 pub(crate) struct Avx2;
 
 impl Backend for Avx2 {
+    const BATCH_HASHES: bool = true;
+
     #[inline]
     fn ntt(p: &mut Poly) {
         // SAFETY: see the invariant on `Avx2`.
@@ -492,6 +528,11 @@ impl Backend for Avx2 {
     fn compress_values<const D: u32>(p: &Poly, v: &mut [u16; N]) {
         // SAFETY: see the invariant on `Avx2`.
         unsafe { compress_values::<D>(p, v) }
+    }
+    #[inline]
+    fn to_bytes(p: &Poly, out: &mut [u8]) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { to_bytes(p, out) }
     }
     #[inline]
     fn rej_uniform(out: &mut [i16], buf: &[u8]) -> usize {

@@ -17,6 +17,11 @@ use crate::{ntt, sample};
 
 /// The polynomial kernels.
 pub(crate) trait Backend {
+    /// Whether decapsulation runs its independent hashes (J, the matrix and
+    /// the re-encryption noise) as one four-lane Keccak schedule
+    /// (`crate::batch`). Worth it only when the four-way permutation is
+    /// cheaper than four single ones (AVX2).
+    const BATCH_HASHES: bool = false;
     /// Forward NTT; in: |c| < q;  out: reduced (|c| <= (q-1)/2).
     fn ntt(p: &mut Poly);
     /// Inverse NTT times 2^16; in: any;  out: |c| < q.
@@ -176,6 +181,17 @@ pub mod check {
             if x != y {
                 return Err("basemul_acc (swapped)");
             }
+        }
+        // ByteEncode12 of |c| < q.
+        fill(&mut a, next, -q + 1, q);
+        let (mut x, mut y) = (
+            [0u8; crate::poly::POLY_BYTES],
+            [0u8; crate::poly::POLY_BYTES],
+        );
+        Portable::to_bytes(&a, &mut x);
+        Avx2::to_bytes(&a, &mut y);
+        if x != y {
+            return Err("to_bytes");
         }
         // Compress_d: every value of [0, q), canonical and centred.
         for centred in [false, true] {
