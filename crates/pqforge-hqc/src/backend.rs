@@ -68,21 +68,55 @@ impl Selected {
         }
     }
 
-    /// Deterministic key generation.
-    pub(crate) fn keygen_derand<P: ParameterSet>(
+    /// Deterministic key generation into `ek` and `dk`.
+    pub(crate) fn keygen_into<P: ParameterSet>(
         self,
         seed_kem: &[u8; SEED_BYTES],
-    ) -> (EncapsKey<P>, DecapsKey<P>) {
+        ek: &mut EncapsKey<P>,
+        dk: &mut DecapsKey<P>,
+    ) {
         match self {
-            Self::Portable => kem::keygen_derand::<P, Portable>(seed_kem),
+            Self::Portable => kem::keygen_into::<P, Portable>(seed_kem, ek, dk),
             #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            Self::Avx2(t) => t.keygen_derand::<P>(seed_kem),
+            Self::Avx2(t) => t.keygen_into::<P>(seed_kem, ek, dk),
             #[cfg(all(
                 target_arch = "x86_64",
                 not(pqforge_backend = "portable"),
                 pqforge_hqc_avx512
             ))]
-            Self::Avx512(t) => t.keygen_derand::<P>(seed_kem),
+            Self::Avx512(t) => t.keygen_into::<P>(seed_kem, ek, dk),
+        }
+    }
+
+    /// Deterministic key generation.
+    pub(crate) fn keygen_derand<P: ParameterSet>(
+        self,
+        seed_kem: &[u8; SEED_BYTES],
+    ) -> (EncapsKey<P>, DecapsKey<P>) {
+        let mut ek = EncapsKey { bytes: P::PK_ZERO };
+        let mut dk = DecapsKey { bytes: P::SK_ZERO };
+        self.keygen_into::<P>(seed_kem, &mut ek, &mut dk);
+        (ek, dk)
+    }
+
+    /// Deterministic encapsulation into `ct`.
+    pub(crate) fn encaps_into<P: ParameterSet>(
+        self,
+        ek: &EncapsKey<P>,
+        m: &[u8],
+        salt: &[u8; SALT_BYTES],
+        ct: &mut Ciphertext<P>,
+    ) -> SharedSecret<P> {
+        match self {
+            Self::Portable => kem::encaps_into::<P, Portable>(ek, m, salt, ct),
+            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+            Self::Avx2(t) => t.encaps_into::<P>(ek, m, salt, ct),
+            #[cfg(all(
+                target_arch = "x86_64",
+                not(pqforge_backend = "portable"),
+                pqforge_hqc_avx512
+            ))]
+            Self::Avx512(t) => t.encaps_into::<P>(ek, m, salt, ct),
         }
     }
 
@@ -93,17 +127,9 @@ impl Selected {
         m: &[u8],
         salt: &[u8; SALT_BYTES],
     ) -> (Ciphertext<P>, SharedSecret<P>) {
-        match self {
-            Self::Portable => kem::encaps_derand::<P, Portable>(ek, m, salt),
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            Self::Avx2(t) => t.encaps_derand::<P>(ek, m, salt),
-            #[cfg(all(
-                target_arch = "x86_64",
-                not(pqforge_backend = "portable"),
-                pqforge_hqc_avx512
-            ))]
-            Self::Avx512(t) => t.encaps_derand::<P>(ek, m, salt),
-        }
+        let mut ct = Ciphertext { bytes: P::CT_ZERO };
+        let k = self.encaps_into::<P>(ek, m, salt, &mut ct);
+        (ct, k)
     }
 
     /// Decapsulation.
@@ -197,9 +223,11 @@ pub(crate) fn keygen<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
 ) -> (EncapsKey<P>, DecapsKey<P>) {
     let mut seed = [0u8; SEED_BYTES];
     rng.fill_bytes(&mut seed);
-    let out = keygen_derand::<P>(&seed);
+    let mut ek = EncapsKey { bytes: P::PK_ZERO };
+    let mut dk = DecapsKey { bytes: P::SK_ZERO };
+    Selected::best().keygen_into::<P>(&seed, &mut ek, &mut dk);
     zeroize::Zeroize::zeroize(&mut seed);
-    out
+    (ek, dk)
 }
 
 /// Randomised encapsulation: draws m (k bytes) then salt (16 bytes).
@@ -211,7 +239,8 @@ pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
     let mut salt = [0u8; SALT_BYTES];
     rng.fill_bytes(&mut m[..P::K]);
     rng.fill_bytes(&mut salt);
-    let out = encaps_derand::<P>(ek, &m[..P::K], &salt);
+    let mut ct = Ciphertext { bytes: P::CT_ZERO };
+    let k = Selected::best().encaps_into::<P>(ek, &m[..P::K], &salt, &mut ct);
     zeroize::Zeroize::zeroize(&mut m);
-    out
+    (ct, k)
 }

@@ -11,7 +11,7 @@
 /// The per-architecture kernels. Implementations of the x86_64 backends may
 /// only be instantiated after the CPU features they need were detected
 /// (`crate::backend` is the only place that does so).
-pub(crate) trait Backend {
+pub(crate) trait Backend: Sized {
     /// Short name (`portable`, `avx2`, `avx512`) for tests and benches.
     #[allow(dead_code)]
     const NAME: &'static str;
@@ -33,6 +33,37 @@ pub(crate) trait Backend {
     /// compile the same source for their instruction set.
     fn decode<P: crate::params::ParameterSet>(m: &mut [u8], word: &[u64]) {
         crate::code::decode_generic::<P>(m, word);
+    }
+
+    /// [`crate::kem::pke_keygen`] in a frame of its own (never inlined, so
+    /// that the ring elements of different stages never share one frame).
+    /// SIMD backends compile it for their instruction set.
+    #[inline(never)]
+    fn pke_keygen<P: crate::params::ParameterSet, S: crate::kem::Sink>(
+        sink: &mut S,
+        seed_dk: &[u8],
+        seed_ek: &[u8],
+    ) {
+        crate::kem::pke_keygen::<P, Self, S>(sink, seed_dk, seed_ek);
+    }
+
+    /// [`crate::kem::pke_encrypt`] in a frame of its own (see
+    /// [`Backend::pke_keygen`]).
+    #[inline(never)]
+    fn pke_encrypt<P: crate::params::ParameterSet, S: crate::kem::Sink>(
+        sink: &mut S,
+        ek: &[u8],
+        m: &[u8],
+        theta: &[u8],
+    ) {
+        crate::kem::pke_encrypt::<P, Self, S>(sink, ek, m, theta);
+    }
+
+    /// [`crate::kem::pke_decrypt`] in a frame of its own (see
+    /// [`Backend::pke_keygen`]).
+    #[inline(never)]
+    fn pke_decrypt<P: crate::params::ParameterSet>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+        crate::kem::pke_decrypt::<P, Self>(m, seed_dk, c_pke);
     }
 }
 
@@ -215,31 +246,57 @@ impl Backend for Portable {
     }
 }
 
-/// `out = wide mod (X^n - 1)` where `wide` is a product of two reduced
-/// elements (degree < 2n - 1); the words of `out` from `ceil(n/64)` on are
-/// cleared.
-fn reduce(out: &mut [u64], wide: &[u64], n: usize) {
+/// `acc += X^(64·off) · blk mod (X^n - 1)` on the first `ceil(n/64)` words
+/// of `acc`, without clearing the bits of the top word at and above n (the
+/// caller masks once at the end). `X^(64·off) · blk` must have degree below
+/// 2n. Word `p` of the (unreduced) product contributes itself to word `p`
+/// (if below `ceil(n/64)`), and its bits from n on to words `p - q` and
+/// `p - q - 1` (q = n / 64); the three ranges are plain slice loops.
+#[inline(always)]
+fn fold_add(acc: &mut [u64], blk: &[u64], off: usize, n: usize) {
     let w = n.div_ceil(64);
     let q = n / 64;
     let sh = n % 64;
-    debug_assert!(wide.len() > q + w);
-    if sh == 0 {
-        for i in 0..w {
-            out[i] = wide[i] ^ wide[q + i];
-        }
-    } else {
-        for i in 0..w {
-            out[i] = wide[i] ^ (wide[q + i] >> sh) ^ (wide[q + i + 1] << (64 - sh));
-        }
-        out[w - 1] &= (1u64 << sh) - 1;
+    let len = blk.len();
+    if off < w {
+        let end = (off + len).min(w);
+        add_assign(&mut acc[off..end], &blk[..end - off]);
     }
-    out[w..].fill(0);
+    // Word p = off + j: (blk[j] >> sh) goes to word p - q.
+    let lo = q.saturating_sub(off);
+    let hi = (q + w).saturating_sub(off).min(len);
+    if lo < hi {
+        for (d, s) in acc[off + lo - q..off + hi - q].iter_mut().zip(&blk[lo..hi]) {
+            *d ^= s >> sh;
+        }
+    }
+    if sh != 0 {
+        // (blk[j] << (64 - sh)) goes to word p - q - 1.
+        let lo = (q + 1).saturating_sub(off);
+        let hi = (q + 1 + w).saturating_sub(off).min(len);
+        if lo < hi {
+            for (d, s) in acc[off + lo - q - 1..off + hi - q - 1]
+                .iter_mut()
+                .zip(&blk[lo..hi])
+            {
+                *d ^= s << (64 - sh);
+            }
+        }
+    }
 }
 
-/// `out = a * b mod (X^n - 1)`; all three have the same padded length (a
-/// multiple of [`crate::params::POLY_ALIGN_WORDS`]), `a` and `b` reduced (no
-/// bits at or above n). `scratch` holds at least
-/// [`crate::params::mul_scratch`]`(len)` words; it is wiped before returning.
+/// `out = a * b mod (X^n - 1)`; all three have the same padded length `w`
+/// (a multiple of [`crate::params::POLY_ALIGN_WORDS`]), `a` and `b` reduced
+/// (no bits at or above n). `scratch` holds at least
+/// [`crate::params::mul_scratch`]`(w)` words; it is wiped before returning.
+///
+/// One Karatsuba level on halves of h = w/2 words, reduced as it goes so
+/// that no double-length product is ever stored: with z0 = a0·b0, z2 =
+/// a1·b1 and z1 = (a0+a1)(b0+b1) (each 2h = w words),
+/// a·b = z0 + X^h (z0 + z1 + z2) + X^2h z2. z1 is computed into `out`, z0
+/// into the accumulator `acc`, then `out += z0`, `acc` is reduced in place
+/// and `X^h out` folded in; z2 goes into `out` and is folded in twice.
+#[inline(always)]
 pub(crate) fn mul_mod<B: Backend>(
     out: &mut [u64],
     a: &[u64],
@@ -249,9 +306,38 @@ pub(crate) fn mul_mod<B: Backend>(
 ) {
     let w = out.len();
     debug_assert!(a.len() == w && b.len() == w);
-    let (wide, rest) = scratch.split_at_mut(2 * w);
-    B::mul_wide(wide, a, b, rest);
-    reduce(out, wide, n);
+    debug_assert!(w.is_multiple_of(crate::params::POLY_ALIGN_WORDS));
+    let h = w / 2;
+    let nw = n.div_ceil(64);
+    let q = n / 64;
+    debug_assert!(q >= h && nw <= w && w - q <= 32);
+    let (acc, rest) = scratch.split_at_mut(w);
+    {
+        let (sa, sb) = acc.split_at_mut(h);
+        sa.copy_from_slice(&a[..h]);
+        sb.copy_from_slice(&b[..h]);
+        xor_chunks::<8>(sa, &a[h..]);
+        xor_chunks::<8>(sb, &b[h..]);
+        B::mul_wide(out, sa, sb, rest);
+    }
+    B::mul_wide(acc, &a[..h], &b[..h], rest);
+    xor_chunks::<8>(out, acc);
+    // acc <- z0 mod (X^n - 1): move its words from q on out and fold them
+    // back in.
+    let mut tail = [0u64; 32];
+    let tl = w - q;
+    tail[..tl].copy_from_slice(&acc[q..]);
+    acc[q..].fill(0);
+    fold_add(acc, &tail[..tl], q, n);
+    fold_add(acc, out, h, n);
+    B::mul_wide(out, &a[h..], &b[h..], rest);
+    fold_add(acc, out, h, n);
+    fold_add(acc, out, 2 * h, n);
+    if !n.is_multiple_of(64) {
+        acc[nw - 1] &= (1u64 << (n % 64)) - 1;
+    }
+    out.copy_from_slice(acc);
+    zeroize::Zeroize::zeroize(&mut tail);
     zeroize::Zeroize::zeroize(scratch);
 }
 

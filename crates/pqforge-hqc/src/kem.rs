@@ -87,8 +87,14 @@ impl Sink for CompareSink<'_> {
 }
 
 /// HQC-PKE key generation: puts `s` (N_BYTES) into `sink` at offset 0;
-/// `seed_dk`/`seed_ek` are the halves of I(seed_pke).
-fn pke_keygen<P: ParameterSet, B: Backend, S: Sink>(sink: &mut S, seed_dk: &[u8], seed_ek: &[u8]) {
+/// `seed_dk`/`seed_ek` are the halves of I(seed_pke). Called through
+/// [`Backend::pke_keygen`] (its own frame).
+#[inline(always)]
+pub(crate) fn pke_keygen<P: ParameterSet, B: Backend, S: Sink>(
+    sink: &mut S,
+    seed_dk: &[u8],
+    seed_ek: &[u8],
+) {
     let mut y = P::POLY_ZERO;
     let mut h = P::POLY_ZERO;
     let mut s = P::POLY_ZERO;
@@ -121,33 +127,42 @@ fn derive_seeds<P: ParameterSet>(seed_kem: &[u8; SEED_BYTES]) -> ([u8; MAX_K], [
     (sigma, seeds)
 }
 
-/// Deterministic KEM key generation from `seed_kem`.
-pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
+/// Deterministic KEM key generation from `seed_kem`, written into `ek` and
+/// `dk` (out-parameters, so that no key is built in one frame and copied
+/// into another).
+pub(crate) fn keygen_into<P: ParameterSet, B: Backend>(
     seed_kem: &[u8; SEED_BYTES],
-) -> (EncapsKey<P>, DecapsKey<P>) {
+    ek: &mut EncapsKey<P>,
+    dk: &mut DecapsKey<P>,
+) {
     let (mut sigma, mut seeds) = derive_seeds::<P>(seed_kem);
     let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
 
-    let mut sk = P::SK_ZERO;
-    {
-        let skb = sk.as_mut();
-        let (ek_part, rest) = skb.split_at_mut(P::ENCAPS_KEY_BYTES);
-        ek_part[..SEED_BYTES].copy_from_slice(seed_ek);
-        pke_keygen::<P, B, _>(&mut WriteSink(&mut ek_part[SEED_BYTES..]), seed_dk, seed_ek);
-        // Declassified: the encapsulation key (seed_ek || s) is public.
-        ctgrind::declassify(ek_part);
-        let (dk_part, rest) = rest.split_at_mut(SEED_BYTES);
-        dk_part.copy_from_slice(seed_dk);
-        let (sig_part, kem_part) = rest.split_at_mut(P::K);
-        sig_part.copy_from_slice(&sigma[..P::K]);
-        kem_part.copy_from_slice(seed_kem);
-    }
-    let mut pk = P::PK_ZERO;
-    pk.as_mut()
-        .copy_from_slice(&sk.as_ref()[..P::ENCAPS_KEY_BYTES]);
+    let skb = dk.bytes.as_mut();
+    let (ek_part, rest) = skb.split_at_mut(P::ENCAPS_KEY_BYTES);
+    ek_part[..SEED_BYTES].copy_from_slice(seed_ek);
+    B::pke_keygen::<P, _>(&mut WriteSink(&mut ek_part[SEED_BYTES..]), seed_dk, seed_ek);
+    // Declassified: the encapsulation key (seed_ek || s) is public.
+    ctgrind::declassify(ek_part);
+    ek.bytes.as_mut().copy_from_slice(ek_part);
+    let (dk_part, rest) = rest.split_at_mut(SEED_BYTES);
+    dk_part.copy_from_slice(seed_dk);
+    let (sig_part, kem_part) = rest.split_at_mut(P::K);
+    sig_part.copy_from_slice(&sigma[..P::K]);
+    kem_part.copy_from_slice(seed_kem);
     sigma.zeroize();
     seeds.zeroize();
-    (EncapsKey { bytes: pk }, DecapsKey { bytes: sk })
+}
+
+/// Deterministic KEM key generation from `seed_kem`.
+#[cfg(test)]
+pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
+    seed_kem: &[u8; SEED_BYTES],
+) -> (EncapsKey<P>, DecapsKey<P>) {
+    let mut ek = EncapsKey { bytes: P::PK_ZERO };
+    let mut dk = DecapsKey { bytes: P::SK_ZERO };
+    keygen_into::<P, B>(seed_kem, &mut ek, &mut dk);
+    (ek, dk)
 }
 
 /// Constant-time check that a decapsulation key is exactly what
@@ -169,7 +184,7 @@ pub(crate) fn check_decaps_key<P: ParameterSet, B: Backend>(skb: &[u8]) -> u8 {
         expected: &ek[SEED_BYTES..],
         diff: 0,
     };
-    pke_keygen::<P, B, _>(&mut cmp, seed_dk, seed_ek);
+    B::pke_keygen::<P, _>(&mut cmp, seed_dk, seed_ek);
     let ok = seeds_ok & cmp.equal_mask();
     seed_kem.zeroize();
     sigma.zeroize();
@@ -178,8 +193,10 @@ pub(crate) fn check_decaps_key<P: ParameterSet, B: Backend>(skb: &[u8]) -> u8 {
 }
 
 /// HQC-PKE encryption of the k-byte `m` under `ek` with coins `theta`,
-/// putting `u` (N_BYTES, offset 0) then `v` (V_BYTES) into `sink`.
-fn pke_encrypt<P: ParameterSet, B: Backend, S: Sink>(
+/// putting `u` (N_BYTES, offset 0) then `v` (V_BYTES) into `sink`. Called
+/// through [`Backend::pke_encrypt`] (its own frame).
+#[inline(always)]
+pub(crate) fn pke_encrypt<P: ParameterSet, B: Backend, S: Sink>(
     sink: &mut S,
     ek: &[u8],
     m: &[u8],
@@ -221,32 +238,47 @@ fn pke_encrypt<P: ParameterSet, B: Backend, S: Sink>(
     e_sup.zeroize();
 }
 
+/// Deterministic encapsulation with message `m` (k bytes) and `salt`; the
+/// ciphertext is written into `ct` (an out-parameter, see [`keygen_into`]).
+pub(crate) fn encaps_into<P: ParameterSet, B: Backend>(
+    ek: &EncapsKey<P>,
+    m: &[u8],
+    salt: &[u8; SALT_BYTES],
+    ct: &mut Ciphertext<P>,
+) -> SharedSecret<P> {
+    let ekb = ek.bytes.as_ref();
+    let hek = hash_h(ekb);
+    let mut g = sha3_512_parts(&[&hek, m, salt, &[0x00]]);
+    let ctb = ct.bytes.as_mut();
+    {
+        let (c_pke, c_salt) = ctb.split_at_mut(P::N_BYTES + P::V_BYTES);
+        B::pke_encrypt::<P, _>(&mut WriteSink(c_pke), ekb, m, &g[SS_BYTES..]);
+        c_salt.copy_from_slice(salt);
+    }
+    // Declassified: the ciphertext is public.
+    ctgrind::declassify(ctb);
+    let mut k = [0u8; SS_BYTES];
+    k.copy_from_slice(&g[..SS_BYTES]);
+    g.zeroize();
+    SharedSecret::new(k)
+}
+
 /// Deterministic encapsulation with message `m` (k bytes) and `salt`.
+#[cfg(test)]
 pub(crate) fn encaps_derand<P: ParameterSet, B: Backend>(
     ek: &EncapsKey<P>,
     m: &[u8],
     salt: &[u8; SALT_BYTES],
 ) -> (Ciphertext<P>, SharedSecret<P>) {
-    let ekb = ek.bytes.as_ref();
-    let hek = hash_h(ekb);
-    let mut g = sha3_512_parts(&[&hek, m, salt, &[0x00]]);
-    let mut ct = P::CT_ZERO;
-    {
-        let ctb = ct.as_mut();
-        let (c_pke, c_salt) = ctb.split_at_mut(P::N_BYTES + P::V_BYTES);
-        pke_encrypt::<P, B, _>(&mut WriteSink(c_pke), ekb, m, &g[SS_BYTES..]);
-        c_salt.copy_from_slice(salt);
-    }
-    // Declassified: the ciphertext is public.
-    ctgrind::declassify(ct.as_mut());
-    let mut k = [0u8; SS_BYTES];
-    k.copy_from_slice(&g[..SS_BYTES]);
-    g.zeroize();
-    (Ciphertext { bytes: ct }, SharedSecret::new(k))
+    let mut ct = Ciphertext { bytes: P::CT_ZERO };
+    let k = encaps_into::<P, B>(ek, m, salt, &mut ct);
+    (ct, k)
 }
 
-/// HQC-PKE decryption: the k-byte m' of `u || v` under `seed_dk`.
-fn pke_decrypt<P: ParameterSet, B: Backend>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+/// HQC-PKE decryption: the k-byte m' of `u || v` under `seed_dk`. Called
+/// through [`Backend::pke_decrypt`] (its own frame).
+#[inline(always)]
+pub(crate) fn pke_decrypt<P: ParameterSet, B: Backend>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
     let mut y = P::POLY_ZERO;
     let mut u = P::POLY_ZERO;
     let mut t = P::POLY_ZERO;
@@ -285,7 +317,7 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(
     let salt = &ctb[P::N_BYTES + P::V_BYTES..];
 
     let mut m = [0u8; MAX_K];
-    pke_decrypt::<P, B>(&mut m[..P::K], seed_dk, c_pke);
+    B::pke_decrypt::<P>(&mut m[..P::K], seed_dk, c_pke);
 
     let hek = hash_h(ek);
     let mut g = sha3_512_parts(&[&hek, &m[..P::K], salt, &[0x00]]);
@@ -294,7 +326,7 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(
         expected: c_pke,
         diff: 0,
     };
-    pke_encrypt::<P, B, _>(&mut cmp, ek, &m[..P::K], &g[SS_BYTES..]);
+    B::pke_encrypt::<P, _>(&mut cmp, ek, &m[..P::K], &g[SS_BYTES..]);
     let mut k_bar = sha3_256_parts(&[&hek, sigma, ctb, &[0x03]]);
     let same = cmp.equal_mask();
     let mut k = [0u8; SS_BYTES];

@@ -38,11 +38,15 @@
 //! re-encrypt to exactly the same bytes (including the unused high bits of
 //! `u`) decapsulates to the implicit-rejection key J(H(ek), σ, c).
 //!
-//! Everything lives on the stack. Each PKE stage holds at most three ring
-//! elements (7.2 KB each for HQC-5) plus ~29 KB of multiplier scratch; the
-//! sparse vectors are kept as position lists. Measured peaks (`pqforge
-//! bench`, SIMD backends, where the stages are inlined into one frame) are
-//! still ~85-160 KB for HQC-5.
+//! Everything lives on the stack. Each PKE stage (key generation,
+//! encryption, decryption) runs in a frame of its own (compiled for the
+//! selected instruction set) and holds three ring elements (7.3 KB each for
+//! HQC-5) plus ~15 KB of multiplier scratch (one accumulator and the
+//! Karatsuba temporaries of the half products; no double-length product is
+//! stored); keys and ciphertexts are written through out-parameters below
+//! the typed API. The sparse vectors are kept as position lists. Measured
+//! peaks through the dynamic API (`pqforge bench`, AVX-512 backend) are
+//! ~70-78 KB for HQC-5, ~25-28 KB for HQC-1.
 //!
 //! Backends (chosen at run time, once per call): AVX-512 with VPCLMULQDQ,
 //! AVX2 with PCLMULQDQ, or portable; `--cfg pqforge_backend="portable"`

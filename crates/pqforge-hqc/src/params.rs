@@ -65,10 +65,12 @@ pub const fn bytes(bits: usize) -> usize {
     bits.div_ceil(8)
 }
 
-/// Ring elements are stored in a whole number of 512-bit blocks: `ceil(n/64)`
+/// Ring elements are stored in a whole number of 1024-bit blocks: `ceil(n/64)`
 /// words rounded up to a multiple of [`POLY_ALIGN_WORDS`]; the padding words
-/// are always zero. Every backend's Karatsuba splits at block boundaries.
-pub(crate) const POLY_ALIGN_WORDS: usize = 8;
+/// are always zero. Every backend's Karatsuba splits at 8-word boundaries,
+/// and [`crate::gf2x::mul_mod`] splits a ring element into two equal halves
+/// of whole 8-word blocks (so each half product fits in one ring element).
+pub(crate) const POLY_ALIGN_WORDS: usize = 16;
 
 /// Stored words of a ring element of `bits` bits (see [`POLY_ALIGN_WORDS`]).
 #[must_use]
@@ -98,10 +100,12 @@ pub const fn karatsuba_scratch(n: usize) -> usize {
 }
 
 /// Scratch words of [`crate::gf2x::mul_mod`] for `n`-word (padded)
-/// operands: the double-length product plus the Karatsuba temporaries.
+/// operands: one `n`-word accumulator plus the Karatsuba temporaries of the
+/// `n/2`-word half products (the half products themselves live in the
+/// accumulator and the output).
 #[must_use]
 pub const fn mul_scratch(n: usize) -> usize {
-    2 * n + karatsuba_scratch(n)
+    n + karatsuba_scratch(n / 2)
 }
 
 /// GF(256) multiplication modulo x^8 + x^4 + x^3 + x^2 + 1, for tables built
@@ -263,7 +267,7 @@ macro_rules! parameter_set {
             type Poly = [u64; padded_words($n)];
             const POLY_ZERO: Self::Poly = [0; padded_words($n)];
             type Scratch = [u64; mul_scratch(padded_words($n))];
-            // No heap: the multiplier scratch (about 29 KB for HQC-5) lives
+            // No heap: the multiplier scratch (about 15 KB for HQC-5) lives
             // on the caller's stack.
             #[allow(clippy::large_stack_arrays)]
             const SCRATCH_ZERO: Self::Scratch = [0; mul_scratch(padded_words($n))];

@@ -170,6 +170,42 @@ fn decode_avx2<P: ParameterSet>(m: &mut [u8], word: &[u64]) {
     crate::code::decode_generic::<P>(m, word);
 }
 
+/// `#[target_feature]` copies of the HQC-PKE stages for one backend, each
+/// kept out of line so that every stage has a frame of its own (the stage
+/// bodies are inlined into them and compiled for the instruction set).
+macro_rules! stage_fns {
+    ($b:ty, $features:literal) => {
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        fn pke_keygen_tf<P: ParameterSet, S: crate::kem::Sink>(
+            sink: &mut S,
+            seed_dk: &[u8],
+            seed_ek: &[u8],
+        ) {
+            crate::kem::pke_keygen::<P, $b, S>(sink, seed_dk, seed_ek);
+        }
+
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        fn pke_encrypt_tf<P: ParameterSet, S: crate::kem::Sink>(
+            sink: &mut S,
+            ek: &[u8],
+            m: &[u8],
+            theta: &[u8],
+        ) {
+            crate::kem::pke_encrypt::<P, $b, S>(sink, ek, m, theta);
+        }
+
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        fn pke_decrypt_tf<P: ParameterSet>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+            crate::kem::pke_decrypt::<P, $b>(m, seed_dk, c_pke);
+        }
+    };
+}
+
+stage_fns!(Avx2, "avx2,pclmulqdq");
+
 impl Backend for Avx2 {
     const NAME: &'static str = "avx2";
 
@@ -191,6 +227,30 @@ impl Backend for Avx2 {
         // SAFETY: as in `mul_wide`.
         unsafe { decode_avx2::<P>(m, word) }
     }
+
+    fn pke_keygen<P: ParameterSet, S: crate::kem::Sink>(
+        sink: &mut S,
+        seed_dk: &[u8],
+        seed_ek: &[u8],
+    ) {
+        // SAFETY: as in `mul_wide`.
+        unsafe { pke_keygen_tf::<P, S>(sink, seed_dk, seed_ek) }
+    }
+
+    fn pke_encrypt<P: ParameterSet, S: crate::kem::Sink>(
+        sink: &mut S,
+        ek: &[u8],
+        m: &[u8],
+        theta: &[u8],
+    ) {
+        // SAFETY: as in `mul_wide`.
+        unsafe { pke_encrypt_tf::<P, S>(sink, ek, m, theta) }
+    }
+
+    fn pke_decrypt<P: ParameterSet>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+        // SAFETY: as in `mul_wide`.
+        unsafe { pke_decrypt_tf::<P>(m, seed_dk, c_pke) }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -210,19 +270,22 @@ macro_rules! entry_points {
             use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 
             #[target_feature(enable = $features)]
-            pub(super) fn keygen_derand<P: ParameterSet>(
+            pub(super) fn keygen_into<P: ParameterSet>(
                 seed_kem: &[u8; SEED_BYTES],
-            ) -> (EncapsKey<P>, DecapsKey<P>) {
-                crate::kem::keygen_derand::<P, $b>(seed_kem)
+                ek: &mut EncapsKey<P>,
+                dk: &mut DecapsKey<P>,
+            ) {
+                crate::kem::keygen_into::<P, $b>(seed_kem, ek, dk);
             }
 
             #[target_feature(enable = $features)]
-            pub(super) fn encaps_derand<P: ParameterSet>(
+            pub(super) fn encaps_into<P: ParameterSet>(
                 ek: &EncapsKey<P>,
                 m: &[u8],
                 salt: &[u8; SALT_BYTES],
-            ) -> (Ciphertext<P>, SharedSecret<P>) {
-                crate::kem::encaps_derand::<P, $b>(ek, m, salt)
+                ct: &mut Ciphertext<P>,
+            ) -> SharedSecret<P> {
+                crate::kem::encaps_into::<P, $b>(ek, m, salt, ct)
             }
 
             #[target_feature(enable = $features)]
@@ -254,22 +317,25 @@ macro_rules! entry_points {
         // SAFETY (all methods): a token exists only if `detect` found every
         // feature of the target_feature list on this CPU.
         impl $token {
-            pub(crate) fn keygen_derand<P: ParameterSet>(
+            pub(crate) fn keygen_into<P: ParameterSet>(
                 self,
                 seed_kem: &[u8; SEED_BYTES],
-            ) -> (EncapsKey<P>, DecapsKey<P>) {
+                ek: &mut EncapsKey<P>,
+                dk: &mut DecapsKey<P>,
+            ) {
                 // SAFETY: see above (the token proves the features).
-                unsafe { $m::keygen_derand::<P>(seed_kem) }
+                unsafe { $m::keygen_into::<P>(seed_kem, ek, dk) }
             }
 
-            pub(crate) fn encaps_derand<P: ParameterSet>(
+            pub(crate) fn encaps_into<P: ParameterSet>(
                 self,
                 ek: &EncapsKey<P>,
                 m: &[u8],
                 salt: &[u8; SALT_BYTES],
-            ) -> (Ciphertext<P>, SharedSecret<P>) {
+                ct: &mut Ciphertext<P>,
+            ) -> SharedSecret<P> {
                 // SAFETY: see above (the token proves the features).
-                unsafe { $m::encaps_derand::<P>(ek, m, salt) }
+                unsafe { $m::encaps_into::<P>(ek, m, salt, ct) }
             }
 
             pub(crate) fn decaps<P: ParameterSet>(
@@ -517,6 +583,11 @@ mod avx512 {
         crate::code::decode_generic::<P>(m, word);
     }
 
+    stage_fns!(
+        Avx512,
+        "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,avx2"
+    );
+
     impl Backend for Avx512 {
         const NAME: &'static str = "avx512";
 
@@ -537,6 +608,30 @@ mod avx512 {
         fn decode<P: ParameterSet>(m: &mut [u8], word: &[u64]) {
             // SAFETY: as in `mul_wide`.
             unsafe { decode_avx512::<P>(m, word) }
+        }
+
+        fn pke_keygen<P: ParameterSet, S: crate::kem::Sink>(
+            sink: &mut S,
+            seed_dk: &[u8],
+            seed_ek: &[u8],
+        ) {
+            // SAFETY: as in `mul_wide`.
+            unsafe { pke_keygen_tf::<P, S>(sink, seed_dk, seed_ek) }
+        }
+
+        fn pke_encrypt<P: ParameterSet, S: crate::kem::Sink>(
+            sink: &mut S,
+            ek: &[u8],
+            m: &[u8],
+            theta: &[u8],
+        ) {
+            // SAFETY: as in `mul_wide`.
+            unsafe { pke_encrypt_tf::<P, S>(sink, ek, m, theta) }
+        }
+
+        fn pke_decrypt<P: ParameterSet>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+            // SAFETY: as in `mul_wide`.
+            unsafe { pke_decrypt_tf::<P>(m, seed_dk, c_pke) }
         }
     }
 
