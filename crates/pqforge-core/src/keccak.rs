@@ -20,7 +20,8 @@
 
 use zeroize::Zeroize;
 
-const RC: [u64; 24] = [
+/// Round constants of Keccak-f\[1600\] (iota step).
+pub(crate) const RC: [u64; 24] = [
     0x0000000000000001,
     0x0000000000008082,
     0x800000000000808a,
