@@ -6,7 +6,7 @@
 
 use crate::gf2x::Portable;
 use crate::kem;
-use crate::params::{MAX_K, ParameterSet, SALT_BYTES, SEED_BYTES};
+use crate::params::{MAX_K, ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 use crate::x86::Avx2Token;
@@ -68,12 +68,13 @@ impl Selected {
         }
     }
 
-    /// Deterministic key generation into `ek` and `dk`.
+    /// Deterministic key generation into the encoded `ek` and `dk`
+    /// (`ENCAPS_KEY_BYTES` / `DECAPS_KEY_BYTES`).
     pub(crate) fn keygen_into<P: ParameterSet>(
         self,
         seed_kem: &[u8; SEED_BYTES],
-        ek: &mut EncapsKey<P>,
-        dk: &mut DecapsKey<P>,
+        ek: &mut [u8],
+        dk: &mut [u8],
     ) {
         match self {
             Self::Portable => kem::keygen_into::<P, Portable>(seed_kem, ek, dk),
@@ -93,30 +94,32 @@ impl Selected {
         self,
         seed_kem: &[u8; SEED_BYTES],
     ) -> (EncapsKey<P>, DecapsKey<P>) {
-        let mut ek = EncapsKey { bytes: P::PK_ZERO };
-        let mut dk = DecapsKey { bytes: P::SK_ZERO };
-        self.keygen_into::<P>(seed_kem, &mut ek, &mut dk);
+        let mut ek = EncapsKey::<P> { bytes: P::PK_ZERO };
+        let mut dk = DecapsKey::<P> { bytes: P::SK_ZERO };
+        self.keygen_into::<P>(seed_kem, ek.bytes.as_mut(), dk.bytes.as_mut());
         (ek, dk)
     }
 
-    /// Deterministic encapsulation into `ct`.
+    /// Deterministic encapsulation under the encoded `ek` into the encoded
+    /// `ct` and the shared secret `k`.
     pub(crate) fn encaps_into<P: ParameterSet>(
         self,
-        ek: &EncapsKey<P>,
+        ek: &[u8],
         m: &[u8],
         salt: &[u8; SALT_BYTES],
-        ct: &mut Ciphertext<P>,
-    ) -> SharedSecret<P> {
+        ct: &mut [u8],
+        k: &mut [u8; SS_BYTES],
+    ) {
         match self {
-            Self::Portable => kem::encaps_into::<P, Portable>(ek, m, salt, ct),
+            Self::Portable => kem::encaps_into::<P, Portable>(ek, m, salt, ct, k),
             #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            Self::Avx2(t) => t.encaps_into::<P>(ek, m, salt, ct),
+            Self::Avx2(t) => t.encaps_into::<P>(ek, m, salt, ct, k),
             #[cfg(all(
                 target_arch = "x86_64",
                 not(pqforge_backend = "portable"),
                 pqforge_hqc_avx512
             ))]
-            Self::Avx512(t) => t.encaps_into::<P>(ek, m, salt, ct),
+            Self::Avx512(t) => t.encaps_into::<P>(ek, m, salt, ct, k),
         }
     }
 
@@ -127,9 +130,26 @@ impl Selected {
         m: &[u8],
         salt: &[u8; SALT_BYTES],
     ) -> (Ciphertext<P>, SharedSecret<P>) {
-        let mut ct = Ciphertext { bytes: P::CT_ZERO };
-        let k = self.encaps_into::<P>(ek, m, salt, &mut ct);
+        let mut ct = Ciphertext::<P> { bytes: P::CT_ZERO };
+        let mut k = SharedSecret::new([0u8; SS_BYTES]);
+        self.encaps_into::<P>(ek.bytes.as_ref(), m, salt, ct.bytes.as_mut(), &mut k.bytes);
         (ct, k)
+    }
+
+    /// Decapsulation of the encoded `ct` under the encoded, validated `dk`
+    /// into `k`.
+    pub(crate) fn decaps_into<P: ParameterSet>(self, dk: &[u8], ct: &[u8], k: &mut [u8; SS_BYTES]) {
+        match self {
+            Self::Portable => kem::decaps::<P, Portable>(dk, ct, k),
+            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+            Self::Avx2(t) => t.decaps::<P>(dk, ct, k),
+            #[cfg(all(
+                target_arch = "x86_64",
+                not(pqforge_backend = "portable"),
+                pqforge_hqc_avx512
+            ))]
+            Self::Avx512(t) => t.decaps::<P>(dk, ct, k),
+        }
     }
 
     /// Decapsulation.
@@ -138,17 +158,9 @@ impl Selected {
         dk: &DecapsKey<P>,
         ct: &Ciphertext<P>,
     ) -> SharedSecret<P> {
-        match self {
-            Self::Portable => kem::decaps::<P, Portable>(dk, ct),
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            Self::Avx2(t) => t.decaps::<P>(dk, ct),
-            #[cfg(all(
-                target_arch = "x86_64",
-                not(pqforge_backend = "portable"),
-                pqforge_hqc_avx512
-            ))]
-            Self::Avx512(t) => t.decaps::<P>(dk, ct),
-        }
+        let mut k = SharedSecret::new([0u8; SS_BYTES]);
+        self.decaps_into::<P>(dk.bytes.as_ref(), ct.bytes.as_ref(), &mut k.bytes);
+        k
     }
 
     /// Decapsulation-key consistency (all-ones iff consistent).
@@ -223,9 +235,9 @@ pub(crate) fn keygen<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
 ) -> (EncapsKey<P>, DecapsKey<P>) {
     let mut seed = [0u8; SEED_BYTES];
     rng.fill_bytes(&mut seed);
-    let mut ek = EncapsKey { bytes: P::PK_ZERO };
-    let mut dk = DecapsKey { bytes: P::SK_ZERO };
-    Selected::best().keygen_into::<P>(&seed, &mut ek, &mut dk);
+    let mut ek = EncapsKey::<P> { bytes: P::PK_ZERO };
+    let mut dk = DecapsKey::<P> { bytes: P::SK_ZERO };
+    Selected::best().keygen_into::<P>(&seed, ek.bytes.as_mut(), dk.bytes.as_mut());
     zeroize::Zeroize::zeroize(&mut seed);
     (ek, dk)
 }
@@ -239,8 +251,15 @@ pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
     let mut salt = [0u8; SALT_BYTES];
     rng.fill_bytes(&mut m[..P::K]);
     rng.fill_bytes(&mut salt);
-    let mut ct = Ciphertext { bytes: P::CT_ZERO };
-    let k = Selected::best().encaps_into::<P>(ek, &m[..P::K], &salt, &mut ct);
+    let mut ct = Ciphertext::<P> { bytes: P::CT_ZERO };
+    let mut k = SharedSecret::new([0u8; SS_BYTES]);
+    Selected::best().encaps_into::<P>(
+        ek.bytes.as_ref(),
+        &m[..P::K],
+        &salt,
+        ct.bytes.as_mut(),
+        &mut k.bytes,
+    );
     zeroize::Zeroize::zeroize(&mut m);
     (ct, k)
 }

@@ -28,6 +28,7 @@ use crate::sampling::{
     Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, write_support,
     xor_support,
 };
+#[cfg(test)]
 use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 
 /// H(ek) = SHA3-256(ek || 0x01).
@@ -132,19 +133,19 @@ fn derive_seeds<P: ParameterSet>(seed_kem: &[u8; SEED_BYTES]) -> ([u8; MAX_K], [
 /// into another).
 pub(crate) fn keygen_into<P: ParameterSet, B: Backend>(
     seed_kem: &[u8; SEED_BYTES],
-    ek: &mut EncapsKey<P>,
-    dk: &mut DecapsKey<P>,
+    ek: &mut [u8],
+    dk: &mut [u8],
 ) {
     let (mut sigma, mut seeds) = derive_seeds::<P>(seed_kem);
     let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
 
-    let skb = dk.bytes.as_mut();
+    let skb = &mut dk[..P::DECAPS_KEY_BYTES];
     let (ek_part, rest) = skb.split_at_mut(P::ENCAPS_KEY_BYTES);
     ek_part[..SEED_BYTES].copy_from_slice(seed_ek);
     B::pke_keygen::<P, _>(&mut WriteSink(&mut ek_part[SEED_BYTES..]), seed_dk, seed_ek);
     // Declassified: the encapsulation key (seed_ek || s) is public.
     ctgrind::declassify(ek_part);
-    ek.bytes.as_mut().copy_from_slice(ek_part);
+    ek[..P::ENCAPS_KEY_BYTES].copy_from_slice(ek_part);
     let (dk_part, rest) = rest.split_at_mut(SEED_BYTES);
     dk_part.copy_from_slice(seed_dk);
     let (sig_part, kem_part) = rest.split_at_mut(P::K);
@@ -159,9 +160,9 @@ pub(crate) fn keygen_into<P: ParameterSet, B: Backend>(
 pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
     seed_kem: &[u8; SEED_BYTES],
 ) -> (EncapsKey<P>, DecapsKey<P>) {
-    let mut ek = EncapsKey { bytes: P::PK_ZERO };
-    let mut dk = DecapsKey { bytes: P::SK_ZERO };
-    keygen_into::<P, B>(seed_kem, &mut ek, &mut dk);
+    let mut ek = EncapsKey::<P> { bytes: P::PK_ZERO };
+    let mut dk = DecapsKey::<P> { bytes: P::SK_ZERO };
+    keygen_into::<P, B>(seed_kem, ek.bytes.as_mut(), dk.bytes.as_mut());
     (ek, dk)
 }
 
@@ -238,18 +239,21 @@ pub(crate) fn pke_encrypt<P: ParameterSet, B: Backend, S: Sink>(
     e_sup.zeroize();
 }
 
-/// Deterministic encapsulation with message `m` (k bytes) and `salt`; the
-/// ciphertext is written into `ct` (an out-parameter, see [`keygen_into`]).
+/// Deterministic encapsulation with message `m` (k bytes) and `salt` under
+/// the encoded key `ek` (`ENCAPS_KEY_BYTES`); the ciphertext is written into
+/// `ct` (`CIPHERTEXT_BYTES`) and the shared secret into `k` (out-parameters,
+/// see [`keygen_into`]).
 pub(crate) fn encaps_into<P: ParameterSet, B: Backend>(
-    ek: &EncapsKey<P>,
+    ek: &[u8],
     m: &[u8],
     salt: &[u8; SALT_BYTES],
-    ct: &mut Ciphertext<P>,
-) -> SharedSecret<P> {
-    let ekb = ek.bytes.as_ref();
+    ct: &mut [u8],
+    k: &mut [u8; SS_BYTES],
+) {
+    let ekb = &ek[..P::ENCAPS_KEY_BYTES];
     let hek = hash_h(ekb);
     let mut g = sha3_512_parts(&[&hek, m, salt, &[0x00]]);
-    let ctb = ct.bytes.as_mut();
+    let ctb = &mut ct[..P::CIPHERTEXT_BYTES];
     {
         let (c_pke, c_salt) = ctb.split_at_mut(P::N_BYTES + P::V_BYTES);
         B::pke_encrypt::<P, _>(&mut WriteSink(c_pke), ekb, m, &g[SS_BYTES..]);
@@ -257,10 +261,8 @@ pub(crate) fn encaps_into<P: ParameterSet, B: Backend>(
     }
     // Declassified: the ciphertext is public.
     ctgrind::declassify(ctb);
-    let mut k = [0u8; SS_BYTES];
     k.copy_from_slice(&g[..SS_BYTES]);
     g.zeroize();
-    SharedSecret::new(k)
 }
 
 /// Deterministic encapsulation with message `m` (k bytes) and `salt`.
@@ -270,8 +272,9 @@ pub(crate) fn encaps_derand<P: ParameterSet, B: Backend>(
     m: &[u8],
     salt: &[u8; SALT_BYTES],
 ) -> (Ciphertext<P>, SharedSecret<P>) {
-    let mut ct = Ciphertext { bytes: P::CT_ZERO };
-    let k = encaps_into::<P, B>(ek, m, salt, &mut ct);
+    let mut ct = Ciphertext::<P> { bytes: P::CT_ZERO };
+    let mut k = SharedSecret::new([0u8; SS_BYTES]);
+    encaps_into::<P, B>(ek.bytes.as_ref(), m, salt, ct.bytes.as_mut(), &mut k.bytes);
     (ct, k)
 }
 
@@ -303,16 +306,15 @@ pub(crate) fn pke_decrypt<P: ParameterSet, B: Backend>(m: &mut [u8], seed_dk: &[
     y_sup.zeroize();
 }
 
-/// Decapsulation with implicit rejection.
-pub(crate) fn decaps<P: ParameterSet, B: Backend>(
-    dk: &DecapsKey<P>,
-    ct: &Ciphertext<P>,
-) -> SharedSecret<P> {
-    let skb = dk.bytes.as_ref();
+/// Decapsulation with implicit rejection of the encoded `ct`
+/// (`CIPHERTEXT_BYTES`) under the encoded, already validated `dk`
+/// (`DECAPS_KEY_BYTES`); the shared secret goes into `k`.
+pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], k: &mut [u8; SS_BYTES]) {
+    let skb = &dk[..P::DECAPS_KEY_BYTES];
     let ek = &skb[..P::ENCAPS_KEY_BYTES];
     let seed_dk = &skb[P::ENCAPS_KEY_BYTES..P::ENCAPS_KEY_BYTES + SEED_BYTES];
     let sigma = &skb[P::ENCAPS_KEY_BYTES + SEED_BYTES..P::ENCAPS_KEY_BYTES + SEED_BYTES + P::K];
-    let ctb = ct.bytes.as_ref();
+    let ctb = &ct[..P::CIPHERTEXT_BYTES];
     let c_pke = &ctb[..P::N_BYTES + P::V_BYTES];
     let salt = &ctb[P::N_BYTES + P::V_BYTES..];
 
@@ -329,12 +331,10 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(
     B::pke_encrypt::<P, _>(&mut cmp, ek, &m[..P::K], &g[SS_BYTES..]);
     let mut k_bar = sha3_256_parts(&[&hek, sigma, ctb, &[0x03]]);
     let same = cmp.equal_mask();
-    let mut k = [0u8; SS_BYTES];
-    ct::select(same, &g[..SS_BYTES], &k_bar, &mut k);
+    ct::select(same, &g[..SS_BYTES], &k_bar, k);
     m.zeroize();
     g.zeroize();
     k_bar.zeroize();
-    SharedSecret::new(k)
 }
 
 /// Implements [`pqforge_core::Kem`] and the deterministic entry points for a

@@ -63,6 +63,7 @@ extern crate std;
 
 mod backend;
 mod code;
+pub mod dynkem;
 mod gf2x;
 mod kem;
 pub mod params;
@@ -80,35 +81,24 @@ pub mod testing;
 #[cfg(test)]
 mod intermediates;
 
-use core::ops::Range;
+use pqforge_core::DynKem;
 
-use pqforge_core::{DynKem, KemAlg};
-
+pub use dynkem::HqcKem;
 pub use params::{Hqc1, Hqc1V5, Hqc3, Hqc3V5, Hqc5, Hqc5V5, ParameterSet, Revision};
 pub use types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 
-#[allow(clippy::single_range_in_vec_init)] // one range: the embedded ek
-/// Public byte range of an HQC-1 decapsulation key (its leading ek).
-const SK_PUBLIC_1: &[Range<usize>] = &[0..<Hqc1 as ParameterSet>::ENCAPS_KEY_BYTES];
-#[allow(clippy::single_range_in_vec_init)]
-/// Public byte range of an HQC-3 decapsulation key (its leading ek).
-const SK_PUBLIC_3: &[Range<usize>] = &[0..<Hqc3 as ParameterSet>::ENCAPS_KEY_BYTES];
-#[allow(clippy::single_range_in_vec_init)]
-/// Public byte range of an HQC-5 decapsulation key (its leading ek).
-const SK_PUBLIC_5: &[Range<usize>] = &[0..<Hqc5 as ParameterSet>::ENCAPS_KEY_BYTES];
-
 /// `hqc-1` for the registry.
-pub static HQC_1: KemAlg<Hqc1> = KemAlg::new(SK_PUBLIC_1);
+pub static HQC_1: HqcKem<Hqc1> = HqcKem::new();
 /// `hqc-3` for the registry.
-pub static HQC_3: KemAlg<Hqc3> = KemAlg::new(SK_PUBLIC_3);
+pub static HQC_3: HqcKem<Hqc3> = HqcKem::new();
 /// `hqc-5` for the registry.
-pub static HQC_5: KemAlg<Hqc5> = KemAlg::new(SK_PUBLIC_5);
+pub static HQC_5: HqcKem<Hqc5> = HqcKem::new();
 /// `hqc-1-v5.0.0` for the registry.
-pub static HQC_1_V5: KemAlg<Hqc1V5> = KemAlg::new(SK_PUBLIC_1);
+pub static HQC_1_V5: HqcKem<Hqc1V5> = HqcKem::new();
 /// `hqc-3-v5.0.0` for the registry.
-pub static HQC_3_V5: KemAlg<Hqc3V5> = KemAlg::new(SK_PUBLIC_3);
+pub static HQC_3_V5: HqcKem<Hqc3V5> = HqcKem::new();
 /// `hqc-5-v5.0.0` for the registry.
-pub static HQC_5_V5: KemAlg<Hqc5V5> = KemAlg::new(SK_PUBLIC_5);
+pub static HQC_5_V5: HqcKem<Hqc5V5> = HqcKem::new();
 
 /// All six parameter sets: hqc-1, hqc-3, hqc-5, hqc-1-v5.0.0,
 /// hqc-3-v5.0.0, hqc-5-v5.0.0.

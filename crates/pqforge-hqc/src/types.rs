@@ -34,6 +34,32 @@ fn check_s_padding<P: ParameterSet>(ek: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
+/// The checks of `EncapsKey::try_from` on an encoded key: length, and the
+/// bits of `s` at and above n are zero.
+pub(crate) fn validate_encaps_key<P: ParameterSet>(b: &[u8]) -> Result<(), Error> {
+    check_len("encapsulation key", P::ENCAPS_KEY_BYTES, b.len())?;
+    check_s_padding::<P>(b)
+}
+
+/// The checks of `DecapsKey::try_from` on an encoded key: length, the
+/// embedded encapsulation key, and consistency with its `seed_kem`.
+pub(crate) fn validate_decaps_key<P: ParameterSet>(b: &[u8]) -> Result<(), Error> {
+    check_len("decapsulation key", P::DECAPS_KEY_BYTES, b.len())?;
+    check_s_padding::<P>(&b[..P::ENCAPS_KEY_BYTES])?;
+    // Recompute every byte of ek || seed_dk || σ from seed_kem (what
+    // keygen_derand would produce) and compare in constant time; only the
+    // verdict is made public.
+    let ok = crate::backend::check_decaps_key::<P>(b);
+    // Declassified: whether the key is consistent is public.
+    if pqforge_core::ctgrind::declassify_val(ok) == 0xFF {
+        Ok(())
+    } else {
+        Err(Error::InvalidKey(
+            "decapsulation key does not match its seed_kem",
+        ))
+    }
+}
+
 /// An HQC encapsulation (public) key: `seed_ek (32) || s`.
 pub struct EncapsKey<P: ParameterSet> {
     pub(crate) bytes: P::PkBytes,
@@ -82,8 +108,7 @@ impl<P: ParameterSet> TryFrom<&[u8]> for EncapsKey<P> {
     type Error = Error;
 
     fn try_from(b: &[u8]) -> Result<Self, Error> {
-        check_len("encapsulation key", P::ENCAPS_KEY_BYTES, b.len())?;
-        check_s_padding::<P>(b)?;
+        validate_encaps_key::<P>(b)?;
         let mut bytes = P::PK_ZERO;
         bytes.as_mut().copy_from_slice(b);
         Ok(Self { bytes })
@@ -144,23 +169,10 @@ impl<P: ParameterSet> TryFrom<&[u8]> for DecapsKey<P> {
     type Error = Error;
 
     fn try_from(b: &[u8]) -> Result<Self, Error> {
-        check_len("decapsulation key", P::DECAPS_KEY_BYTES, b.len())?;
-        check_s_padding::<P>(&b[..P::ENCAPS_KEY_BYTES])?;
+        validate_decaps_key::<P>(b)?;
         let mut bytes = P::SK_ZERO;
         bytes.as_mut().copy_from_slice(b);
-        let dk = Self { bytes };
-        // Recompute every byte of ek || seed_dk || σ from seed_kem (what
-        // keygen_derand would produce) and compare in constant time; only
-        // the verdict is made public.
-        let ok = crate::backend::check_decaps_key::<P>(dk.bytes.as_ref());
-        // Declassified: whether the key is consistent is public.
-        if pqforge_core::ctgrind::declassify_val(ok) == 0xFF {
-            Ok(dk)
-        } else {
-            Err(Error::InvalidKey(
-                "decapsulation key does not match its seed_kem",
-            ))
-        }
+        Ok(Self { bytes })
     }
 }
 

@@ -28,8 +28,7 @@ use core::arch::x86_64::{
 use pqforge_core::cpu;
 
 use crate::gf2x::{Backend, karatsuba_fn, xor_bits_portable};
-use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES};
-use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
+use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 
 // ---------------------------------------------------------------------------
 // AVX2 + PCLMULQDQ
@@ -266,34 +265,31 @@ macro_rules! entry_points {
             #[allow(clippy::wildcard_imports)]
             #[allow(clippy::wildcard_imports)]
             use super::*;
-            use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES};
-            use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
+            use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 
             #[target_feature(enable = $features)]
             pub(super) fn keygen_into<P: ParameterSet>(
                 seed_kem: &[u8; SEED_BYTES],
-                ek: &mut EncapsKey<P>,
-                dk: &mut DecapsKey<P>,
+                ek: &mut [u8],
+                dk: &mut [u8],
             ) {
                 crate::kem::keygen_into::<P, $b>(seed_kem, ek, dk);
             }
 
             #[target_feature(enable = $features)]
             pub(super) fn encaps_into<P: ParameterSet>(
-                ek: &EncapsKey<P>,
+                ek: &[u8],
                 m: &[u8],
                 salt: &[u8; SALT_BYTES],
-                ct: &mut Ciphertext<P>,
-            ) -> SharedSecret<P> {
-                crate::kem::encaps_into::<P, $b>(ek, m, salt, ct)
+                ct: &mut [u8],
+                k: &mut [u8; SS_BYTES],
+            ) {
+                crate::kem::encaps_into::<P, $b>(ek, m, salt, ct, k);
             }
 
             #[target_feature(enable = $features)]
-            pub(super) fn decaps<P: ParameterSet>(
-                dk: &DecapsKey<P>,
-                ct: &Ciphertext<P>,
-            ) -> SharedSecret<P> {
-                crate::kem::decaps::<P, $b>(dk, ct)
+            pub(super) fn decaps<P: ParameterSet>(dk: &[u8], ct: &[u8], k: &mut [u8; SS_BYTES]) {
+                crate::kem::decaps::<P, $b>(dk, ct, k);
             }
 
             #[target_feature(enable = $features)]
@@ -320,8 +316,8 @@ macro_rules! entry_points {
             pub(crate) fn keygen_into<P: ParameterSet>(
                 self,
                 seed_kem: &[u8; SEED_BYTES],
-                ek: &mut EncapsKey<P>,
-                dk: &mut DecapsKey<P>,
+                ek: &mut [u8],
+                dk: &mut [u8],
             ) {
                 // SAFETY: see above (the token proves the features).
                 unsafe { $m::keygen_into::<P>(seed_kem, ek, dk) }
@@ -329,22 +325,24 @@ macro_rules! entry_points {
 
             pub(crate) fn encaps_into<P: ParameterSet>(
                 self,
-                ek: &EncapsKey<P>,
+                ek: &[u8],
                 m: &[u8],
                 salt: &[u8; SALT_BYTES],
-                ct: &mut Ciphertext<P>,
-            ) -> SharedSecret<P> {
+                ct: &mut [u8],
+                k: &mut [u8; SS_BYTES],
+            ) {
                 // SAFETY: see above (the token proves the features).
-                unsafe { $m::encaps_into::<P>(ek, m, salt, ct) }
+                unsafe { $m::encaps_into::<P>(ek, m, salt, ct, k) }
             }
 
             pub(crate) fn decaps<P: ParameterSet>(
                 self,
-                dk: &DecapsKey<P>,
-                ct: &Ciphertext<P>,
-            ) -> SharedSecret<P> {
+                dk: &[u8],
+                ct: &[u8],
+                k: &mut [u8; SS_BYTES],
+            ) {
                 // SAFETY: see above (the token proves the features).
-                unsafe { $m::decaps::<P>(dk, ct) }
+                unsafe { $m::decaps::<P>(dk, ct, k) }
             }
 
             pub(crate) fn check_decaps_key<P: ParameterSet>(self, skb: &[u8]) -> u8 {
