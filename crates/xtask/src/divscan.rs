@@ -50,6 +50,12 @@ const ALLOW: &[(&str, &str)] = &[
          loop index into (row, column) by k",
     ),
     (
+        "pqforge_hqc::gf2x::karatsuba_portable",
+        "opt-level z only: the recursion splits slice lengths (public: fixed by the \
+         parameter set); the polynomial words themselves only go through XOR, AND and \
+         shifts",
+    ),
+    (
         "pqforge_core::keccak_x4::SpongeX4<",
         "squeeze_blocks (opt-level z): output length / rate, public",
     ),
@@ -132,7 +138,7 @@ pub(crate) struct Func {
     pub(crate) direct: BTreeSet<String>,
     /// Functions this one branches to.
     pub(crate) callees: BTreeSet<String>,
-    /// Start addresses (a name can have several copies).
+    /// Start address (one per key; see [`parse_disassembly`]).
     pub(crate) addrs: Vec<u64>,
 }
 
@@ -147,28 +153,44 @@ pub(crate) fn disassemble(elf: &Path) -> Result<BTreeMap<String, Func>, Fatal> {
         return Err(Fatal::setup("arm-none-eabi-objdump failed"));
     }
     let text = String::from_utf8_lossy(&out.stdout);
+    Ok(parse_disassembly(&text))
+}
+
+/// Parses `objdump -d -C` output. Functions are keyed by name; a second
+/// symbol of the same name at another address (compiler-generated local
+/// symbols such as `OUTLINED_FUNCTION_323` can repeat across object files)
+/// gets the key `name@addr`, and branch targets are resolved by address, so
+/// a call never inherits the body of a namesake.
+pub(crate) fn parse_disassembly(text: &str) -> BTreeMap<String, Func> {
     let mut funcs: BTreeMap<String, Func> = BTreeMap::new();
+    let mut by_addr: BTreeMap<u64, String> = BTreeMap::new();
+    // (caller key, target address, target name) of every non-division branch.
+    let mut calls: Vec<(String, Option<u64>, String)> = Vec::new();
     let mut cur: Option<String> = None;
     for line in text.lines() {
         if let Some(h) = line.strip_suffix(">:")
             && let Some((addr, name)) = h.split_once(" <")
             && addr.chars().all(|c| c.is_ascii_hexdigit())
         {
-            cur = Some(name.to_string());
-            funcs
-                .entry(name.to_string())
-                .or_insert_with(|| Func {
+            let a = u64::from_str_radix(addr, 16).unwrap_or(0);
+            let key = if funcs.contains_key(name) {
+                format!("{name}@{a:x}")
+            } else {
+                name.to_string()
+            };
+            by_addr.insert(a, key.clone());
+            funcs.insert(
+                key.clone(),
+                Func {
                     direct: BTreeSet::new(),
                     callees: BTreeSet::new(),
-                    addrs: Vec::new(),
-                })
-                .addrs
-                .push(u64::from_str_radix(addr, 16).unwrap_or(0));
+                    addrs: vec![a],
+                },
+            );
+            cur = Some(key);
             continue;
         }
-        let Some(f) = cur.as_ref().and_then(|c| funcs.get_mut(c)) else {
-            continue;
-        };
+        let Some(key) = cur.as_ref() else { continue };
         let mut cols = line.split('\t');
         let Some(addr) = cols.next() else { continue };
         if !addr.trim_end().ends_with(':') {
@@ -178,22 +200,32 @@ pub(crate) fn disassemble(elf: &Path) -> Result<BTreeMap<String, Func>, Fatal> {
             continue;
         };
         let operands = cols.collect::<Vec<_>>().join(" ");
+        let Some(f) = funcs.get_mut(key) else {
+            continue;
+        };
         if div_insn(m) {
             f.direct.insert(m.to_string());
         } else if is_branch(m)
-            && let Some(t) = operands
+            && let Some((target_addr, t)) = operands
                 .split_once('<')
-                .and_then(|(_, t)| t.strip_suffix('>'))
+                .and_then(|(a, t)| Some((a, t.strip_suffix('>')?)))
             && !t.contains('+')
         {
             if div_routine(t) {
                 f.direct.insert(format!("call {t}"));
             } else {
-                f.callees.insert(t.to_string());
+                let ta = u64::from_str_radix(target_addr.trim(), 16).ok();
+                calls.push((key.clone(), ta, t.to_string()));
             }
         }
     }
-    Ok(funcs)
+    for (caller, ta, name) in calls {
+        let callee = ta.and_then(|a| by_addr.get(&a).cloned()).unwrap_or(name);
+        if let Some(f) = funcs.get_mut(&caller) {
+            f.callees.insert(callee);
+        }
+    }
+    funcs
 }
 
 /// Non-pqforge functions that reach a variable-latency instruction, with
@@ -312,6 +344,27 @@ pub(crate) fn run(o: &Opts) -> Result<bool, Fatal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn namesakes_resolve_by_address() {
+        let dis = "\
+00001000 <OUTLINED_FUNCTION_1>:
+    1000:\tb.w\t3000 <pqforge_hqc::gf2x::karatsuba>
+00002000 <OUTLINED_FUNCTION_1>:
+    2000:\tb.w\t4000 <__aeabi_uldivmod>
+00005000 <pqforge_hqc::kem::f>:
+    5000:\tbl\t1000 <OUTLINED_FUNCTION_1>
+";
+        let funcs = parse_disassembly(dis);
+        let f = &funcs["pqforge_hqc::kem::f"];
+        assert_eq!(
+            f.callees,
+            BTreeSet::from(["OUTLINED_FUNCTION_1".to_string()])
+        );
+        assert!(funcs["OUTLINED_FUNCTION_1"].direct.is_empty());
+        assert!(!funcs["OUTLINED_FUNCTION_1@2000"].direct.is_empty());
+        assert!(!reach(&funcs).contains_key("OUTLINED_FUNCTION_1"));
+    }
 
     #[test]
     fn mnemonics() {
