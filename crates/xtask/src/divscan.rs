@@ -56,6 +56,17 @@ const ALLOW: &[(&str, &str)] = &[
          shifts",
     ),
     (
+        "pqforge_falcon::ntru::solve_ntru",
+        "opt-level z: scale_k / 31 and % 31 split the Babai-reduction scale into \
+         limbs and bits; scale_k comes from the public BITLENGTH table and the \
+         iteration count, never from key data",
+    ),
+    (
+        "pqforge_falcon::scheme::hash_message",
+        "HashToPoint reduces SHAKE256(nonce || message) samples mod q: both inputs \
+         are public (they travel with the signature)",
+    ),
+    (
         "pqforge_core::keccak_x4::SpongeX4<",
         "squeeze_blocks (opt-level z): output length / rate, public",
     ),
