@@ -6,8 +6,8 @@
 //!   `.rsp` text into the hash. The board and the host run this same
 //!   function; equal digests mean bit-identical keys, ciphertexts, signatures
 //!   and secrets.
-//! * [`functional_test`]: the pqm4-style functional test of
-//!   [`selftest`](crate::selftest), without heap.
+//! * [`functional_test`]: the pqm4-style functional test, without heap (the
+//!   host's [`selftest`](crate::selftest) runs it in a `Vec`).
 //!
 //! Both work in one caller-provided scratch buffer (see [`scratch_bytes`] and
 //! [`test_scratch_bytes`]), so the board can use a static arena.
@@ -29,7 +29,7 @@ use core::fmt;
 
 use pqforge_core::kat::{KAT_ENTROPY, KatSource, NistDrbg};
 use pqforge_core::keccak::Sha3_256;
-use pqforge_core::{AlgInfo, CryptoRng, Error, Kind, Rng};
+use pqforge_core::{AlgInfo, CryptoRng, DynKem, DynSig, Error, Kind, Rng};
 
 use crate::Scheme;
 
@@ -100,11 +100,13 @@ pub fn scratch_bytes(scheme: Scheme, records: usize) -> usize {
 /// Scratch bytes [`functional_test`] needs.
 #[must_use]
 pub fn test_scratch_bytes(info: &AlgInfo) -> usize {
+    // This round's key pair and the previous round's.
+    let pairs = 2 * (info.pk_bytes + info.sk_bytes);
     match info.kind {
-        // pk (reused for the second key pair), sk, sk2, ct, random ct, 2 ss.
-        Kind::Kem => info.pk_bytes + 2 * info.sk_bytes + 2 * info.ct_bytes + 2 * info.ss_bytes,
-        // pk (reused for pk2), sk, sk2, message, signature.
-        Kind::Sig => info.pk_bytes + 2 * info.sk_bytes + TEST_MSG_BYTES + info.sig_bytes,
+        // ct, random ct, 2 ss.
+        Kind::Kem => pairs + 2 * info.ct_bytes + 2 * info.ss_bytes,
+        // message, signature.
+        Kind::Sig => pairs + TEST_MSG_BYTES + info.sig_bytes,
     }
 }
 
@@ -252,14 +254,17 @@ pub fn digest(scheme: Scheme, records: usize, scratch: &mut [u8]) -> Result<[u8;
     Ok(out)
 }
 
-/// Runs `rounds` rounds of the functional test of
-/// [`selftest`](crate::selftest), without heap.
+/// Runs `rounds` rounds (at least one) of the pqm4-style functional test,
+/// without heap; the host's [`selftest`](crate::selftest) and the Cortex-M4
+/// harness both run this.
 ///
 /// Per round, for a KEM: key generation, encapsulation and decapsulation
 /// agree; decapsulation with another secret key, and of a random ciphertext,
 /// succeeds (implicit rejection) with a different secret. For a signature:
 /// sign then verify succeeds; a modified message, a modified signature and
-/// another key are each rejected.
+/// another key are each rejected. The "other key" of a round is the previous
+/// round's key pair, so a round costs one key generation (it matters for
+/// Classic McEliece).
 ///
 /// # Errors
 /// [`Failure::Scratch`] if `scratch` is shorter than
@@ -270,52 +275,104 @@ pub fn functional_test(
     rng: &mut dyn CryptoRng,
     scratch: &mut [u8],
 ) -> Result<(), Failure> {
+    functional_test_until(scheme, rounds, &mut || false, rng, scratch).map(|_| ())
+}
+
+/// Like [`functional_test`], but stops early after the first round for
+/// which `stop()` returns true (a time budget, say). Returns the number of
+/// rounds run.
+///
+/// # Errors
+/// As [`functional_test`].
+pub fn functional_test_until(
+    scheme: Scheme,
+    rounds: usize,
+    stop: &mut dyn FnMut() -> bool,
+    rng: &mut dyn CryptoRng,
+    scratch: &mut [u8],
+) -> Result<usize, Failure> {
     let info = scheme.info();
     check_scratch(test_scratch_bytes(info), scratch.len())?;
-    for round in 0..rounds {
+    let mut buf = Carve(scratch);
+    let mut this = KeyPair {
+        pk: buf.take(info.pk_bytes),
+        sk: buf.take(info.sk_bytes),
+    };
+    let mut other = KeyPair {
+        pk: buf.take(info.pk_bytes),
+        sk: buf.take(info.sk_bytes),
+    };
+    let rest = buf.0;
+    other.generate(scheme, rng, 0)?;
+    let mut round = 0;
+    while round < rounds.max(1) {
+        this.generate(scheme, rng, round)?;
         match scheme {
-            Scheme::Kem(_) => kem_round(scheme, round, rng, scratch)?,
-            Scheme::Sig(_) => sig_round(scheme, round, rng, scratch)?,
+            Scheme::Kem(k) => kem_round(k, round, &this, &other, rng, rest)?,
+            Scheme::Sig(s) => sig_round(s, round, &this, &other, rng, rest)?,
+        }
+        core::mem::swap(&mut this, &mut other);
+        round += 1;
+        if stop() {
+            break;
         }
     }
-    Ok(())
+    Ok(round)
+}
+
+/// An encoded key pair in the scratch buffer.
+struct KeyPair<'a> {
+    pk: &'a mut [u8],
+    sk: &'a mut [u8],
+}
+
+impl KeyPair<'_> {
+    fn generate(
+        &mut self,
+        scheme: Scheme,
+        rng: &mut dyn CryptoRng,
+        round: usize,
+    ) -> Result<(), Failure> {
+        match scheme {
+            Scheme::Kem(k) => k.keygen(rng, self.pk, self.sk),
+            Scheme::Sig(s) => s.keygen(rng, self.pk, self.sk),
+        }
+        .map_err(|err| Failure::Op {
+            op: "keygen",
+            round,
+            err,
+        })
+    }
 }
 
 fn kem_round(
-    scheme: Scheme,
+    k: &dyn DynKem,
     round: usize,
+    kp: &KeyPair<'_>,
+    other: &KeyPair<'_>,
     rng: &mut dyn CryptoRng,
     scratch: &mut [u8],
 ) -> Result<(), Failure> {
-    let Scheme::Kem(k) = scheme else {
-        unreachable!("kem_round on a signature")
-    };
     let i = k.info();
     let op = |op| move |err| Failure::Op { op, round, err };
     let check = |what| Err(Failure::Check { what, round });
     let mut buf = Carve(scratch);
-    let pk = buf.take(i.pk_bytes);
-    let sk = buf.take(i.sk_bytes);
-    let sk2 = buf.take(i.sk_bytes);
     let ct = buf.take(i.ct_bytes);
     let random_ct = buf.take(i.ct_bytes);
     let ss = buf.take(i.ss_bytes);
     let ss_dec = buf.take(i.ss_bytes);
-    k.keygen(rng, pk, sk).map_err(op("keygen"))?;
-    k.encaps(rng, pk, ct, ss).map_err(op("encaps"))?;
-    k.decaps(sk, ct, ss_dec).map_err(op("decaps"))?;
+    k.encaps(rng, kp.pk, ct, ss).map_err(op("encaps"))?;
+    k.decaps(kp.sk, ct, ss_dec).map_err(op("decaps"))?;
     if ss != ss_dec {
         return check("decapsulated secret differs from encapsulated one");
     }
-    // The first public key is no longer needed: the second key pair reuses it.
-    k.keygen(rng, pk, sk2).map_err(op("keygen"))?;
-    k.decaps(sk2, ct, ss_dec)
+    k.decaps(other.sk, ct, ss_dec)
         .map_err(op("decaps with another key"))?;
     if ss == ss_dec {
         return check("decaps with another secret key gave the same secret");
     }
     rng.fill_bytes(random_ct);
-    k.decaps(sk, random_ct, ss_dec)
+    k.decaps(kp.sk, random_ct, ss_dec)
         .map_err(op("decaps of a random ciphertext"))?;
     if ss == ss_dec {
         return check("decaps of a random ciphertext gave the honest secret");
@@ -324,43 +381,36 @@ fn kem_round(
 }
 
 fn sig_round(
-    scheme: Scheme,
+    s: &dyn DynSig,
     round: usize,
+    kp: &KeyPair<'_>,
+    other: &KeyPair<'_>,
     rng: &mut dyn CryptoRng,
     scratch: &mut [u8],
 ) -> Result<(), Failure> {
-    let Scheme::Sig(s) = scheme else {
-        unreachable!("sig_round on a KEM")
-    };
     let i = s.info();
     let op = |op| move |err| Failure::Op { op, round, err };
     let check = |what| Err(Failure::Check { what, round });
     let mut buf = Carve(scratch);
-    let pk = buf.take(i.pk_bytes);
-    let sk = buf.take(i.sk_bytes);
-    let sk2 = buf.take(i.sk_bytes);
     let msg = buf.take(TEST_MSG_BYTES);
     let sig = buf.take(i.sig_bytes);
-    s.keygen(rng, pk, sk).map_err(op("keygen"))?;
     rng.fill_bytes(msg);
-    let n = s.sign(rng, sk, msg, sig).map_err(op("sign"))?;
+    let n = s.sign(rng, kp.sk, msg, sig).map_err(op("sign"))?;
     let sig = &mut sig[..n];
-    s.verify(pk, msg, sig)
+    s.verify(kp.pk, msg, sig)
         .map_err(op("verify (valid signature rejected)"))?;
     msg[0] ^= 1;
-    if s.verify(pk, msg, sig).is_ok() {
+    if s.verify(kp.pk, msg, sig).is_ok() {
         return check("signature accepted on a modified message");
     }
     msg[0] ^= 1;
     let pos = n / 2;
     sig[pos] ^= 0x10;
-    if s.verify(pk, msg, sig).is_ok() {
+    if s.verify(kp.pk, msg, sig).is_ok() {
         return check("modified signature accepted");
     }
     sig[pos] ^= 0x10;
-    // The second key pair reuses the first public key's buffer.
-    s.keygen(rng, pk, sk2).map_err(op("keygen"))?;
-    if s.verify(pk, msg, sig).is_ok() {
+    if s.verify(other.pk, msg, sig).is_ok() {
         return check("signature accepted under another key");
     }
     Ok(())
