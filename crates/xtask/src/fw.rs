@@ -125,7 +125,9 @@ pub(crate) fn features(o: &Opts) -> String {
 /// Builds the firmware; returns the ELF path.
 pub(crate) fn build(o: &Opts, p: Profile) -> Result<PathBuf, Fatal> {
     let dir = board_dir(o);
-    let target_dir = dir.join("target");
+    // `PQFORGE_M4_TARGET` overrides the firmware target dir (concurrent builds).
+    let target_dir =
+        std::env::var_os("PQFORGE_M4_TARGET").map_or_else(|| dir.join("target"), PathBuf::from);
     eprintln!(
         "m4: building firmware (opt-level {}, features {})",
         p.opt_level(),

@@ -7,19 +7,21 @@ mod divscan;
 mod fw;
 mod report;
 mod size;
+mod softfloat;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "\
-usage: cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|list> [options]
+usage: cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|softfloat|list> [options]
 
   all          build, then test + speed + stack + transcript + size (opt-level 3),
                plus speed + size of the opt-level \"s\" build; writes the report
   test         functional test only            speed       instruction counts only
   stack        stack high-water marks only     transcript  transcripts vs host only
   size         code size per scheme (no QEMU)  divscan     division scan (opt-level 3, s)
+  softfloat    Falcon keygen/sign reach no soft binary64 routine (opt-level 3, s)
   list         algorithms in the firmware
 
 options:
@@ -32,7 +34,7 @@ options:
   --features LIST  firmware scheme families, e.g. hqc,mlkem (default: the
                    xtask's own, `all-schemes` in crates/xtask/Cargo.toml)
   --no-s           `all`: skip the opt-level \"s\" build
-  --opt LIST       divscan: opt-levels to scan (default 3,s; z also works)
+  --opt LIST       divscan, softfloat: opt-levels to scan (default 3,s; z also works)
   --out DIR        report directory (default target/m4)
 
 exit status: 0 all passed, 1 a test/transcript/scan failed or QEMU timed out,
@@ -78,6 +80,7 @@ fn parse_args() -> Result<Opts, String> {
         "transcript",
         "size",
         "divscan",
+        "softfloat",
         "list",
     ];
     if !known.contains(&cmd.as_str()) {
@@ -161,6 +164,7 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let r = match opts.cmd.as_str() {
         "divscan" => divscan::run(&opts),
+        "softfloat" => softfloat::run(&opts),
         "size" => run_size(&opts),
         _ => run_firmware(&opts),
     };
