@@ -9,7 +9,7 @@
 #   FILTER=hqc scripts/ctgrind.sh               # only cases whose name contains "hqc"
 #   CTGRIND_FULL=1 scripts/ctgrind.sh           # also the slow cases (see SLOW)
 #   PROFILES=release-oz SKIP='^mceliece' scripts/ctgrind.sh   # skip cases matching a regex
-#   EXTRA_RUSTFLAGS='--cfg pqforge_backend="portable"' scripts/ctgrind.sh
+#   EXTRA_RUSTFLAGS='--cfg pqforge_backend="portable"' CTGRIND_TARGET=target/ctgrind-portable scripts/ctgrind.sh
 #
 # Prints one line per case and profile, then "ctgrind: N passed, M failed".
 set -u
@@ -28,10 +28,11 @@ pass=0; fail=0; skipped=0
 logdir=target/ctgrind-logs; mkdir -p "$logdir"
 for prof in $PROFILES; do
   # A separate target dir keeps the ctgrind-feature build from invalidating
-  # the normal one.
-  RUSTFLAGS="${EXTRA_RUSTFLAGS:-}" CARGO_TARGET_DIR=target/ctgrind \
+  # the normal one (CTGRIND_TARGET: another one per EXTRA_RUSTFLAGS).
+  tdir=${CTGRIND_TARGET:-target/ctgrind}
+  RUSTFLAGS="${EXTRA_RUSTFLAGS:-}" CARGO_TARGET_DIR=$tdir \
     cargo build -q --profile "$prof" -p pqforge-cli --features ctgrind --bin pqforge-ctgrind || exit 2
-  bin=target/ctgrind/$prof/pqforge-ctgrind
+  bin=$tdir/$prof/pqforge-ctgrind
   printf '== profile %s %s\n' "$prof" "${EXTRA_RUSTFLAGS:-}"
   for c in $("$bin" --list); do
     case "$c" in control-*) exp=must-flag ;; *) exp=must-pass ;; esac

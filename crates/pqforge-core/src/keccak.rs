@@ -58,8 +58,19 @@ const PI: [usize; 24] = [
 ];
 
 /// The Keccak-f\[1600\] permutation (24 rounds), lanes in FIPS 202 order
-/// `a[x + 5y]`.
+/// `a[x + 5y]`. On 32-bit targets this runs the bit-interleaved
+/// [`keccak_f1600_32`] (converting the lanes in and out); elsewhere the
+/// 64-bit [`keccak_f1600_64`].
+#[inline]
 pub fn keccak_f1600(a: &mut [u64; 25]) {
+    #[cfg(target_pointer_width = "32")]
+    keccak_f1600_32(a);
+    #[cfg(not(target_pointer_width = "32"))]
+    keccak_f1600_64(a);
+}
+
+/// Keccak-f\[1600\] on 64-bit lanes (the implementation 64-bit targets use).
+pub fn keccak_f1600_64(a: &mut [u64; 25]) {
     for rc in RC {
         // theta
         let mut c = [0u64; 5];
@@ -95,6 +106,200 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
         }
         // iota
         a[0] ^= rc;
+    }
+}
+
+// ------------------------------------------------- 32-bit (bit-interleaved)
+
+/// Splits a 64-bit lane into its even bits (low word) and odd bits (high
+/// word): the bit-interleaved form, in which a 64-bit rotation is two
+/// 32-bit rotations.
+#[inline(always)]
+#[must_use]
+pub const fn interleave(x: u64) -> u64 {
+    let lo = unshuffle32(x as u32);
+    let hi = unshuffle32((x >> 32) as u32);
+    let even = (lo & 0xFFFF) | (hi << 16);
+    let odd = (lo >> 16) | (hi & 0xFFFF_0000);
+    ((odd as u64) << 32) | even as u64
+}
+
+/// Inverse of [`interleave`].
+#[inline(always)]
+#[must_use]
+pub const fn deinterleave(x: u64) -> u64 {
+    let even = x as u32;
+    let odd = (x >> 32) as u32;
+    let lo = shuffle32((even & 0xFFFF) | (odd << 16));
+    let hi = shuffle32((even >> 16) | (odd & 0xFFFF_0000));
+    ((hi as u64) << 32) | lo as u64
+}
+
+/// Moves the even bits of `x` to the low half and the odd bits to the high
+/// half (four delta swaps).
+#[inline(always)]
+const fn unshuffle32(mut x: u32) -> u32 {
+    let mut t = (x ^ (x >> 1)) & 0x2222_2222;
+    x ^= t ^ (t << 1);
+    t = (x ^ (x >> 2)) & 0x0C0C_0C0C;
+    x ^= t ^ (t << 2);
+    t = (x ^ (x >> 4)) & 0x00F0_00F0;
+    x ^= t ^ (t << 4);
+    t = (x ^ (x >> 8)) & 0x0000_FF00;
+    x ^= t ^ (t << 8);
+    x
+}
+
+/// Inverse of [`unshuffle32`].
+#[inline(always)]
+const fn shuffle32(mut x: u32) -> u32 {
+    let mut t = (x ^ (x >> 8)) & 0x0000_FF00;
+    x ^= t ^ (t << 8);
+    t = (x ^ (x >> 4)) & 0x00F0_00F0;
+    x ^= t ^ (t << 4);
+    t = (x ^ (x >> 2)) & 0x0C0C_0C0C;
+    x ^= t ^ (t << 2);
+    t = (x ^ (x >> 1)) & 0x2222_2222;
+    x ^= t ^ (t << 1);
+    x
+}
+
+/// The round constants in bit-interleaved form (even word, odd word).
+const RC32: [(u32, u32); 24] = {
+    let mut r = [(0u32, 0u32); 24];
+    let mut i = 0;
+    while i < 24 {
+        let x = interleave(RC[i]);
+        r[i] = (x as u32, (x >> 32) as u32);
+        i += 1;
+    }
+    r
+};
+
+/// Theta's offsets `d[x] = c[x - 1] ^ rol64(c[x + 1], 1)` from the column
+/// parities `c`, as interleaved words. Called through an opaque reference
+/// so that the row code below loads each input word where it uses it,
+/// instead of LLVM keeping all 50 alive from the parity computation (and
+/// spilling them).
+#[inline(always)]
+fn theta_d(a: &[u32; 50]) -> [u32; 10] {
+    let c: [u32; 10] =
+        core::array::from_fn(|w| a[w] ^ a[w + 10] ^ a[w + 20] ^ a[w + 30] ^ a[w + 40]);
+    // Rotating by one swaps the halves.
+    let mut d = [0u32; 10];
+    // (x - 1, x + 1) mod 5, as a table: no `%` (a `udiv` at opt-level z).
+    for (x, (p, n)) in [(4, 1), (0, 2), (1, 3), (2, 4), (3, 0)]
+        .into_iter()
+        .enumerate()
+    {
+        d[2 * x] = c[2 * p] ^ c[2 * n + 1].rotate_left(1);
+        d[2 * x + 1] = c[2 * p + 1] ^ c[2 * n];
+    }
+    d
+}
+
+/// One round from `a` into `e` on bit-interleaved words (`a[2 i]` = even
+/// bits of lane i, `a[2 i + 1]` = odd bits): theta, then rho, pi and chi
+/// fused row by row, then iota. Each output row is computed as two
+/// independent halves (even words, odd words): every output word depends on
+/// one word of each input lane, so only five words and five theta words
+/// are live at a time, which fits the 13 usable registers of ARMv7-M.
+/// Not inlined on purpose: with both states in memory LLVM does not turn
+/// the 100 state words into loop-carried values (which it then spills and
+/// shuffles between stack slots every round).
+#[inline(never)]
+fn round32(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
+    let d = theta_d(core::hint::black_box(a));
+    // Word `h` of rol64(a[i] ^ d[x], r): for odd r the halves swap.
+    macro_rules! w {
+        ($a:ident, $h:literal, $i:literal, $x:literal, $r:literal) => {
+            if $r % 2 == 0 {
+                ($a[2 * $i + $h] ^ d[2 * $x + $h]).rotate_left($r / 2)
+            } else if $h == 0 {
+                ($a[2 * $i + 1] ^ d[2 * $x + 1]).rotate_left($r / 2 + 1)
+            } else {
+                ($a[2 * $i] ^ d[2 * $x]).rotate_left($r / 2)
+            }
+        };
+    }
+    macro_rules! row {
+        ($o:literal, [$(($i:literal, $x:literal, $r:literal)),*]) => {
+            row!(@half 0, $o, [$(($i, $x, $r)),*]);
+            row!(@half 1, $o, [$(($i, $x, $r)),*]);
+        };
+        (@half $h:literal, $o:literal, [$(($i:literal, $x:literal, $r:literal)),*]) => {{
+            let [b0, b1, b2, b3, b4] = [$(w!(a, $h, $i, $x, $r)),*];
+            e[2 * $o + $h] = b0 ^ (!b1 & b2);
+            e[2 * $o + 2 + $h] = b1 ^ (!b2 & b3);
+            e[2 * $o + 4 + $h] = b2 ^ (!b3 & b4);
+            e[2 * $o + 6 + $h] = b3 ^ (!b4 & b0);
+            e[2 * $o + 8 + $h] = b4 ^ (!b0 & b1);
+        }};
+    }
+    row!(
+        0,
+        [(0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14)]
+    );
+    row!(
+        5,
+        [(3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61)]
+    );
+    row!(
+        10,
+        [(1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18)]
+    );
+    row!(
+        15,
+        [
+            (4, 4, 27),
+            (5, 0, 36),
+            (11, 1, 10),
+            (17, 2, 15),
+            (23, 3, 56)
+        ]
+    );
+    row!(
+        20,
+        [(2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2)]
+    );
+    e[0] ^= rc.0;
+    e[1] ^= rc.1;
+}
+
+/// Keccak-f\[1600\] on 50 bit-interleaved 32-bit words: word `2 i` holds
+/// the even bits of lane `i` and word `2 i + 1` its odd bits (the low and
+/// high halves of [`interleave`]). The core of the 32-bit permutation, for
+/// sponges that keep their state in this form.
+pub fn keccak_f1600_words(a: &mut [u32; 50]) {
+    let mut e = [0u32; 50];
+    let mut i = 0;
+    while i < 24 {
+        round32(a, &mut e, RC32[i]);
+        round32(&e, a, RC32[i + 1]);
+        i += 2;
+    }
+}
+
+/// Keccak-f\[1600\] on a state whose lanes are already bit-interleaved
+/// (see [`interleave`]).
+pub fn keccak_f1600_interleaved(s: &mut [u64; 25]) {
+    let mut a: [u32; 50] = core::array::from_fn(|w| (s[w / 2] >> (32 * (w % 2))) as u32);
+    keccak_f1600_words(&mut a);
+    for (i, w) in s.iter_mut().enumerate() {
+        *w = (u64::from(a[2 * i + 1]) << 32) | u64::from(a[2 * i]);
+    }
+}
+
+/// Keccak-f\[1600\] with 32-bit operations only (bit-interleaved lanes),
+/// on standard lanes: the permutation 32-bit targets use. Same result as
+/// [`keccak_f1600_64`].
+pub fn keccak_f1600_32(a: &mut [u64; 25]) {
+    for w in a.iter_mut() {
+        *w = interleave(*w);
+    }
+    keccak_f1600_interleaved(a);
+    for w in a.iter_mut() {
+        *w = deinterleave(*w);
     }
 }
 
@@ -313,6 +518,32 @@ mod tests {
             &hex(&o)[..64],
             b"46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f"
         );
+    }
+
+    #[test]
+    fn interleaved_matches_64_bit() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..1000 {
+            x = x.rotate_left(7).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5555;
+            let i = interleave(x);
+            for b in 0..32 {
+                assert_eq!((i >> b) & 1, (x >> (2 * b)) & 1);
+                assert_eq!((i >> (32 + b)) & 1, (x >> (2 * b + 1)) & 1);
+            }
+            assert_eq!(deinterleave(i), x);
+        }
+        let mut a: [u64; 25] =
+            core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut b = a;
+        for _ in 0..5 {
+            keccak_f1600_64(&mut a);
+            keccak_f1600_32(&mut b);
+            assert_eq!(a, b);
+        }
+        let mut c = a.map(interleave);
+        keccak_f1600_interleaved(&mut c);
+        keccak_f1600(&mut a);
+        assert_eq!(c.map(deinterleave), a);
     }
 
     #[test]

@@ -146,7 +146,10 @@ macro_rules! karatsuba_fn {
     };
 }
 // Used by the x86_64 backends; other targets only need the portable instance.
-#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
+#[cfg_attr(
+    any(not(target_arch = "x86_64"), pqforge_backend = "portable"),
+    allow(unused_imports)
+)]
 pub(crate) use karatsuba_fn;
 
 // The 64-bit `schoolbook8` (and the tests) use it.

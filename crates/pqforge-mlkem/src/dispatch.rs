@@ -1,9 +1,10 @@
 //! Backend selection, once per public call: AVX2 when the CPU has it (and the
-//! build does not say `--cfg pqforge_backend="portable"`), else portable.
+//! build does not say `--cfg pqforge_backend="portable"`), else the
+//! stack-optimised portable implementation (`crate::compact`).
 
 use crate::backend::Portable;
-use crate::kem;
 use crate::params::ParameterSet;
+use crate::{compact, kem};
 
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 use crate::backend::avx2;
@@ -38,7 +39,7 @@ pub(crate) fn keygen<P: ParameterSet>(
     if let Some(t) = avx2::Token::get() {
         return avx2::keygen::<P>(t, d, z, ek, dk, ipd);
     }
-    kem::keygen::<P, Portable>(d, z, ek, dk, ipd);
+    compact::keygen::<P>(d, z, ek, dk, ipd);
 }
 
 pub(crate) fn encaps<P: ParameterSet>(
@@ -52,7 +53,7 @@ pub(crate) fn encaps<P: ParameterSet>(
     if let Some(t) = avx2::Token::get() {
         return avx2::encaps::<P>(t, ek, h, m, c, key);
     }
-    kem::encaps::<P, Portable>(ek, h, m, c, key);
+    compact::encaps::<P>(ek, h, m, c, key);
 }
 
 pub(crate) fn decaps<P: ParameterSet>(dk: &[u8], c: &[u8], key: &mut [u8; 32]) {
@@ -60,10 +61,37 @@ pub(crate) fn decaps<P: ParameterSet>(dk: &[u8], c: &[u8], key: &mut [u8; 32]) {
     if let Some(t) = avx2::Token::get() {
         return avx2::decaps::<P>(t, dk, c, key);
     }
-    kem::decaps::<P, Portable>(dk, c, key);
+    compact::decaps::<P>(dk, c, key);
 }
 
-/// The portable implementation, whatever the CPU (differential tests).
+/// The stack-optimised portable implementation (`crate::compact`), whatever
+/// the CPU (differential tests).
+#[doc(hidden)]
+pub mod compact_path {
+    use super::{ParameterSet, compact};
+
+    /// KeyGen_internal: writes ek and dk.
+    pub fn keygen<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32], ek: &mut [u8], dk: &mut [u8]) {
+        compact::keygen::<P>(d, z, ek, dk, false);
+    }
+    /// Encaps_internal (`h` = H(ek)).
+    pub fn encaps<P: ParameterSet>(
+        ek: &[u8],
+        h: &[u8; 32],
+        m: &[u8; 32],
+        c: &mut [u8],
+        key: &mut [u8; 32],
+    ) {
+        compact::encaps::<P>(ek, h, m, c, key);
+    }
+    /// Decaps_internal.
+    pub fn decaps<P: ParameterSet>(dk: &[u8], c: &[u8], key: &mut [u8; 32]) {
+        compact::decaps::<P>(dk, c, key);
+    }
+}
+
+/// The reference portable implementation (`crate::kem` on the portable
+/// backend), whatever the CPU (differential tests).
 #[doc(hidden)]
 pub mod portable {
     use super::{ParameterSet, Portable, kem};

@@ -1,68 +1,115 @@
 //! The hash functions of FIPS 203 §4.1 on the fastest single-state
-//! Keccak-f\[1600\] available ([`keccak_f1600_unrolled`]: BMI1/BMI2 when the
-//! CPU has them): H = SHA3-256, G = SHA3-512, J = SHAKE256 with 32-byte
-//! output, and a one-lane SHAKE128/SHAKE256 reader for the rare single
-//! SampleNTT/PRF call. All constant time; states are wiped on drop.
+//! Keccak-f\[1600\] available (BMI1/BMI2 when the CPU has them, the
+//! bit-interleaved 32-bit permutation on 32-bit targets): H = SHA3-256,
+//! G = SHA3-512, J = SHAKE256 with 32-byte output, and one-lane SHAKE128 /
+//! SHAKE256 readers (SampleNTT and PRF). All constant time; states are
+//! wiped on drop.
 
-use pqforge_core::keccak_x4::keccak_f1600_unrolled;
+/// The permutation state and its lane access: plain 64-bit lanes and the
+/// unrolled permutation (BMI1/BMI2 on x86_64) on 64-bit targets.
+#[cfg(not(target_pointer_width = "32"))]
+mod state {
+    pub(super) type State = [u64; 25];
+    pub(super) const ZERO: State = [0; 25];
+    pub(super) use pqforge_core::keccak_x4::keccak_f1600_unrolled as permute;
 
-use crate::poly::wipe;
+    #[inline(always)]
+    pub(super) fn xor_lane(s: &mut State, i: usize, x: u64) {
+        s[i] ^= x;
+    }
+
+    #[inline(always)]
+    pub(super) fn lane(s: &State, i: usize) -> u64 {
+        s[i]
+    }
+}
+
+/// 32-bit targets: 50 bit-interleaved words, permuted in place by the
+/// 32-bit Keccak; lanes are converted only as bytes go in or out.
+#[cfg(target_pointer_width = "32")]
+mod state {
+    use pqforge_core::keccak::{deinterleave, interleave};
+
+    pub(super) type State = [u32; 50];
+    pub(super) const ZERO: State = [0; 50];
+    pub(super) use pqforge_core::keccak::keccak_f1600_words as permute;
+
+    #[inline(always)]
+    pub(super) fn xor_lane(s: &mut State, i: usize, x: u64) {
+        let v = interleave(x);
+        s[2 * i] ^= v as u32;
+        s[2 * i + 1] ^= (v >> 32) as u32;
+    }
+
+    #[inline(always)]
+    pub(super) fn lane(s: &State, i: usize) -> u64 {
+        deinterleave((u64::from(s[2 * i + 1]) << 32) | u64::from(s[2 * i]))
+    }
+}
+
+use state::{State, ZERO, lane, permute, xor_lane};
 
 /// A Keccak sponge of rate `RATE` bytes, already padded and permuted: ready
 /// to squeeze.
 pub(crate) struct Sponge<const RATE: usize> {
-    s: [u64; 25],
+    s: State,
     used: bool,
 }
 
 impl<const RATE: usize> Drop for Sponge<RATE> {
     fn drop(&mut self) {
-        self.s = [0; 25];
+        self.s = ZERO;
         core::hint::black_box(&mut self.s);
-    }
-}
-
-fn xor_block(s: &mut [u64; 25], block: &[u8]) {
-    for (i, w) in s.iter_mut().enumerate().take(block.len() / 8) {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&block[8 * i..8 * i + 8]);
-        *w ^= u64::from_le_bytes(b);
     }
 }
 
 impl<const RATE: usize> Sponge<RATE> {
     /// Absorbs the concatenation of `parts`, then pads with domain byte `ds`.
+    /// Whole lanes go straight into the state; stray bytes collect in one
+    /// pending lane (no block buffer: this runs on 4 KB stacks).
     pub(crate) fn absorb(parts: &[&[u8]], ds: u8) -> Self {
-        let mut s = [0u64; 25];
-        let mut buf = [0u8; 168];
+        let mut s = ZERO;
         let mut pos = 0;
+        let mut pending = 0u64;
         for part in parts {
             let mut p: &[u8] = part;
             while !p.is_empty() {
                 if pos == 0 && p.len() >= RATE {
                     // A whole block straight from the input.
-                    xor_block(&mut s, &p[..RATE]);
-                    keccak_f1600_unrolled(&mut s);
+                    for (i, w) in p[..RATE].chunks_exact(8).enumerate() {
+                        let mut b = [0u8; 8];
+                        b.copy_from_slice(w);
+                        xor_lane(&mut s, i, u64::from_le_bytes(b));
+                    }
+                    permute(&mut s);
                     p = &p[RATE..];
                     continue;
                 }
-                let n = core::cmp::min(RATE - pos, p.len());
-                buf[pos..pos + n].copy_from_slice(&p[..n]);
-                pos += n;
-                p = &p[n..];
+                if pos % 8 == 0 && p.len() >= 8 {
+                    let mut b = [0u8; 8];
+                    b.copy_from_slice(&p[..8]);
+                    xor_lane(&mut s, pos / 8, u64::from_le_bytes(b));
+                    pos += 8;
+                    p = &p[8..];
+                } else {
+                    pending |= u64::from(p[0]) << (8 * (pos % 8));
+                    pos += 1;
+                    p = &p[1..];
+                    if pos % 8 == 0 {
+                        xor_lane(&mut s, pos / 8 - 1, pending);
+                        pending = 0;
+                    }
+                }
                 if pos == RATE {
-                    xor_block(&mut s, &buf[..RATE]);
-                    keccak_f1600_unrolled(&mut s);
+                    permute(&mut s);
                     pos = 0;
                 }
             }
         }
-        buf[pos..RATE].fill(0);
-        buf[pos] ^= ds;
-        buf[RATE - 1] ^= 0x80;
-        xor_block(&mut s, &buf[..RATE]);
-        keccak_f1600_unrolled(&mut s);
-        wipe(&mut buf);
+        pending |= u64::from(ds) << (8 * (pos % 8));
+        xor_lane(&mut s, pos / 8, pending);
+        xor_lane(&mut s, RATE / 8 - 1, 0x80 << 56);
+        permute(&mut s);
         Self { s, used: false }
     }
 
@@ -70,12 +117,22 @@ impl<const RATE: usize> Sponge<RATE> {
     pub(crate) fn squeeze_block(&mut self, out: &mut [u8]) {
         debug_assert!(out.len() <= RATE);
         if self.used {
-            keccak_f1600_unrolled(&mut self.s);
+            permute(&mut self.s);
         }
         self.used = true;
-        for (i, o) in out.chunks_mut(8).enumerate() {
-            let w = self.s[i].to_le_bytes();
-            o.copy_from_slice(&w[..o.len()]);
+        // Whole lanes as fixed 8-byte stores (no `memcpy` call per lane),
+        // then the tail of a partial lane.
+        let full = out.len() / 8;
+        let mut chunks = out.chunks_exact_mut(8);
+        for (i, o) in (&mut chunks).enumerate() {
+            o.copy_from_slice(&lane(&self.s, i).to_le_bytes());
+        }
+        let tail = chunks.into_remainder();
+        if !tail.is_empty() {
+            let w = lane(&self.s, full).to_le_bytes();
+            for (o, b) in tail.iter_mut().zip(w) {
+                *o = b;
+            }
         }
     }
 

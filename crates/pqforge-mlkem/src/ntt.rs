@@ -40,7 +40,7 @@ pub(crate) const ZETAS: [i16; 128] = {
 
 /// mont^2 / 128 mod q: the final scaling of the inverse NTT (undoes the
 /// factor 128 of the transform and leaves one Montgomery factor).
-const F_INV: i16 = 1441;
+pub(crate) const F_INV: i16 = 1441;
 
 /// Forward NTT (Algorithm 9), in place.
 /// in: |c| < q;  out: |c| < 8q (not reduced; callers Barrett-reduce).

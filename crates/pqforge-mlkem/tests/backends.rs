@@ -5,7 +5,7 @@
 
 use pqforge_mlkem::{
     Ciphertext, DecapsKey, EncapsKey, MlKem512, MlKem768, MlKem1024, ParameterSet, backend_name,
-    portable,
+    compact_path, portable,
 };
 
 /// xorshift64* (test randomness only).
@@ -59,6 +59,18 @@ fn whole_kem<P: ParameterSet>(seed: u64) {
         assert_eq!(ct.as_ref(), &ct2[..], "encaps ct");
         assert_eq!(k.as_ref(), &k2, "encaps K");
 
+        // The stack-optimised path (the default without AVX2).
+        let mut ek3 = vec![0u8; P::EK_BYTES];
+        let mut dk3 = vec![0u8; P::DK_BYTES];
+        compact_path::keygen::<P>(&d, &z, &mut ek3, &mut dk3);
+        assert_eq!((&ek2, &dk2), (&ek3, &dk3), "compact keygen");
+        let mut ct3 = vec![0u8; P::CT_BYTES];
+        let mut k4 = [0u8; 32];
+        compact_path::encaps::<P>(ek.as_ref(), ek.hash(), &m, &mut ct3, &mut k4);
+        assert_eq!((&ct2, &k2), (&ct3, &k4), "compact encaps");
+        compact_path::decaps::<P>(dk.as_ref(), ct.as_ref(), &mut k4);
+        assert_eq!(k4, k2, "compact decaps");
+
         let mut k3 = [0u8; 32];
         portable::decaps::<P>(dk.as_ref(), ct.as_ref(), &mut k3);
         assert_eq!(pqforge_mlkem::decaps(&dk, &ct).as_ref(), &k3, "decaps");
@@ -72,6 +84,8 @@ fn whole_kem<P: ParameterSet>(seed: u64) {
             let t = Ciphertext::<P>::try_from(&c[..]).unwrap();
             portable::decaps::<P>(dk.as_ref(), &c, &mut k3);
             assert_eq!(pqforge_mlkem::decaps(&dk, &t).as_ref(), &k3, "rejection");
+            compact_path::decaps::<P>(dk.as_ref(), &c, &mut k4);
+            assert_eq!(k3, k4, "compact rejection");
         }
         // Keys parsed back from bytes behave the same.
         let dk_b = DecapsKey::<P>::try_from(dk.as_ref()).unwrap();
