@@ -10,6 +10,7 @@
 #   CTGRIND_FULL=1 scripts/ctgrind.sh           # also the slow cases (see SLOW)
 #   PROFILES=release-oz SKIP='^mceliece' scripts/ctgrind.sh   # skip cases matching a regex
 #   EXTRA_RUSTFLAGS='--cfg pqforge_backend="portable"' CTGRIND_TARGET=target/ctgrind-portable scripts/ctgrind.sh
+#   CTGRIND_FEATURES=falcon-fpr-emulated scripts/ctgrind.sh   # extra pqforge-cli features
 #
 # Prints one line per case and profile, then "ctgrind: N passed, M failed".
 set -u
@@ -31,7 +32,7 @@ for prof in $PROFILES; do
   # the normal one (CTGRIND_TARGET: another one per EXTRA_RUSTFLAGS).
   tdir=${CTGRIND_TARGET:-target/ctgrind}
   RUSTFLAGS="${EXTRA_RUSTFLAGS:-}" CARGO_TARGET_DIR=$tdir \
-    cargo build -q --profile "$prof" -p pqforge-cli --features ctgrind --bin pqforge-ctgrind || exit 2
+    cargo build -q --profile "$prof" -p pqforge-cli --features "ctgrind ${CTGRIND_FEATURES:-}" --bin pqforge-ctgrind || exit 2
   bin=$tdir/$prof/pqforge-ctgrind
   printf '== profile %s %s\n' "$prof" "${EXTRA_RUSTFLAGS:-}"
   for c in $("$bin" --list); do

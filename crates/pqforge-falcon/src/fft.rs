@@ -30,8 +30,35 @@ fn gm(k: usize) -> (Fpr, Fpr) {
     (GM[k << 1], GM[(k << 1) + 1])
 }
 
-/// In-place FFT of `f` (n = 2^logn coefficients).
+/// In-place FFT of `f` (n = 2^logn coefficients); AVX2 when available
+/// (bit-identical).
 pub(crate) fn fft(f: &mut [Fpr], logn: u32) {
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(feature = "fpr-emulated"),
+        not(pqforge_backend = "portable")
+    ))]
+    if crate::fft_avx2::try_fft(f, logn) {
+        return;
+    }
+    fft_portable(f, logn);
+}
+
+/// In-place inverse FFT of `f`; AVX2 when available (bit-identical).
+pub(crate) fn ifft(f: &mut [Fpr], logn: u32) {
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(feature = "fpr-emulated"),
+        not(pqforge_backend = "portable")
+    ))]
+    if crate::fft_avx2::try_ifft(f, logn) {
+        return;
+    }
+    ifft_portable(f, logn);
+}
+
+/// Portable FFT (the reference for the AVX2 one).
+pub(crate) fn fft_portable(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
     let mut t = hn;
@@ -57,8 +84,8 @@ pub(crate) fn fft(f: &mut [Fpr], logn: u32) {
     }
 }
 
-/// In-place inverse FFT of `f`.
-pub(crate) fn ifft(f: &mut [Fpr], logn: u32) {
+/// Portable inverse FFT (the reference for the AVX2 one).
+pub(crate) fn ifft_portable(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
     let mut t = 1;

@@ -18,23 +18,31 @@ use core::ops::{Add, Div, Mul, Neg, Sub};
 #[repr(transparent)]
 pub struct Fpr(u64);
 
+/// Hides a 0/1 condition bit from the optimiser before it becomes a mask:
+/// without it LLVM turns some `bit.wrapping_neg() & x` patterns back into
+/// branches or selects on secret data (seen in the valgrind harness).
+#[inline(always)]
+fn bb(bit: u32) -> u32 {
+    core::hint::black_box(bit)
+}
+
 /// Right shift of a 64-bit word by 0..=63 with only 32-bit variable shifts
 /// (constant time on 32-bit cores).
 #[inline(always)]
 fn ursh(mut x: u64, n: u32) -> u64 {
-    x ^= (x ^ (x >> 32)) & (((n >> 5) & 1) as u64).wrapping_neg();
+    x ^= (x ^ (x >> 32)) & u64::from(bb((n >> 5) & 1)).wrapping_neg();
     x >> (n & 31)
 }
 
 #[inline(always)]
 fn irsh(mut x: i64, n: u32) -> i64 {
-    x ^= (x ^ (x >> 32)) & (((n >> 5) & 1) as i64).wrapping_neg();
+    x ^= (x ^ (x >> 32)) & i64::from(bb((n >> 5) & 1)).wrapping_neg();
     x >> (n & 31)
 }
 
 #[inline(always)]
 fn ulsh(mut x: u64, n: u32) -> u64 {
-    x ^= (x ^ (x << 32)) & (((n >> 5) & 1) as u64).wrapping_neg();
+    x ^= (x ^ (x << 32)) & u64::from(bb((n >> 5) & 1)).wrapping_neg();
     x << (n & 31)
 }
 
@@ -45,9 +53,9 @@ fn ulsh(mut x: u64, n: u32) -> u64 {
 fn make(s: u32, e: i32, m: u64) -> Fpr {
     let mut e = e.wrapping_add(1076);
     let t = (e as u32) >> 31;
-    let m = m & u64::from(t).wrapping_sub(1);
+    let m = m & u64::from(bb(t)).wrapping_sub(1);
     let t = (m >> 54) as u32;
-    e &= (t as i32).wrapping_neg();
+    e &= (bb(t) as i32).wrapping_neg();
     let mut x = ((u64::from(s) << 63) | (m >> 2)).wrapping_add(u64::from(e as u32) << 52);
     // Round to nearest even: the low three bits 011, 110 and 111 round up.
     let f = (m as u32) & 7;
@@ -114,7 +122,7 @@ impl Fpr {
     pub fn half(self) -> Self {
         let mut x = self.0.wrapping_sub(1u64 << 52);
         let t = ((((x >> 52) as u32) & 0x7FF) + 1) >> 11;
-        x &= u64::from(t).wrapping_sub(1);
+        x &= u64::from(bb(t)).wrapping_sub(1);
         Fpr(x)
     }
 
@@ -226,7 +234,7 @@ impl Fpr {
         let mut m = ((x << 10) | (1u64 << 62)) & ((1u64 << 63) - 1);
         let mut e = 1085 - (((x >> 52) as i32) & 0x7FF);
         // Shift of 64 or more: zero (also covers x = 0).
-        m &= u64::from(((e - 64) as u32) >> 31).wrapping_neg();
+        m &= u64::from(bb(((e - 64) as u32) >> 31)).wrapping_neg();
         e &= 63;
         let d = ulsh(m, (63 - e) as u32);
         let dd = (d as u32) | (((d >> 32) as u32) & 0x1FFF_FFFF);
@@ -278,7 +286,7 @@ impl Add for Fpr {
         let za = (x & mask).wrapping_sub(y & mask);
         let cs = ((za >> 63) as u32)
             | ((1u32.wrapping_sub((za.wrapping_neg() >> 63) as u32)) & ((x >> 63) as u32));
-        let sw = (x ^ y) & u64::from(cs).wrapping_neg();
+        let sw = (x ^ y) & u64::from(bb(cs)).wrapping_neg();
         x ^= sw;
         y ^= sw;
 
@@ -298,7 +306,7 @@ impl Add for Fpr {
 
         // Align y (sticky), clamp shifts of 60 or more to zero.
         let mut cc = ex - ey;
-        yu &= u64::from(((cc - 60) as u32) >> 31).wrapping_neg();
+        yu &= u64::from(bb(((cc - 60) as u32) >> 31)).wrapping_neg();
         cc &= 63;
         let m = ulsh(1, cc as u32).wrapping_sub(1);
         yu |= (yu & m).wrapping_add(m);
@@ -352,14 +360,14 @@ impl Mul for Fpr {
         // Bring to 2^54..2^55-1.
         let zv = (zu >> 1) | (zu & 1);
         let w = zu >> 55;
-        zu ^= (zu ^ zv) & w.wrapping_neg();
+        zu ^= (zu ^ zv) & core::hint::black_box(w).wrapping_neg();
         let ex = ((x >> 52) & 0x7FF) as i32;
         let ey = ((y >> 52) & 0x7FF) as i32;
         let e = ex + ey - 2100 + w as i32;
         let s = ((x ^ y) >> 63) as u32;
         // A zero operand gives a zero mantissa.
         let d = ((ex + 0x7FF) & (ey + 0x7FF)) >> 11;
-        zu &= u64::from(d as u32).wrapping_neg();
+        zu &= u64::from(bb(d as u32)).wrapping_neg();
         make(s, e, zu)
     }
 }

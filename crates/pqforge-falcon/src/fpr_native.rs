@@ -10,7 +10,8 @@
 
 // SSE2 intrinsics are `unsafe` to call from code without an explicit
 // `#[target_feature]`; SSE2 is part of the x86_64 baseline, so every call
-// below is sound. This is the only module of the crate with `unsafe`.
+// below is sound. (The other modules with `unsafe` are the AVX2 ones:
+// `mq_avx2`, `fft_avx2`, `chacha_avx2`.)
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{_mm_cvtsd_f64, _mm_cvtsd_si64, _mm_cvttsd_si64, _mm_set_sd, _mm_sqrt_pd};
@@ -34,6 +35,13 @@ impl Fpr {
     #[must_use]
     pub fn to_bits(self) -> u64 {
         self.0.to_bits()
+    }
+
+    /// The `f64` value (for the SIMD code).
+    #[inline(always)]
+    #[must_use]
+    pub fn to_f64(self) -> f64 {
+        self.0
     }
 
     /// Conversion from a signed integer (|i| < 2^63), rounded to nearest.

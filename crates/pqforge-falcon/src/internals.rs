@@ -6,3 +6,56 @@ pub use crate::fpr_emu::Fpr as EmuFpr;
 /// The native binary64 backend (x86_64 only).
 #[cfg(target_arch = "x86_64")]
 pub use crate::fpr_native::Fpr as NativeFpr;
+
+/// Round-3 compressed encoding of s2: decodes a prefix of `input`, returns
+/// the bytes consumed (for the fuzz targets).
+#[must_use]
+pub fn comp_decode(x: &mut [i16], input: &[u8]) -> Option<usize> {
+    crate::codec::comp_decode(x, input)
+}
+
+/// Round-3 compressed encoding of s2; `None` if a value is out of range or
+/// `out` is too short (for the fuzz targets).
+#[must_use]
+pub fn comp_encode(out: &mut [u8], x: &[i16]) -> Option<usize> {
+    crate::codec::comp_encode(out, x)
+}
+
+/// Round-3 public-key body (14 bits per value, big-endian packing): decodes
+/// `x.len()` values (for the fuzz targets).
+#[must_use]
+pub fn modq_decode(x: &mut [u16], input: &[u8]) -> Option<usize> {
+    crate::codec::modq_decode(x, input)
+}
+
+/// Round-3 public-key body encoder; `out` is exactly 14 n / 8 bytes.
+pub fn modq_encode(out: &mut [u8], x: &[u16]) {
+    crate::codec::modq_encode(out, x);
+}
+
+/// FN-DSA (putative draft) codecs for the fuzz targets.
+#[cfg(feature = "fndsa")]
+pub mod fndsa {
+    /// Decodes a padded compressed s2 occupying all of `input`.
+    #[must_use]
+    pub fn comp_decode(x: &mut [i16], input: &[u8]) -> bool {
+        crate::fndsa::codec::comp_decode(x, input)
+    }
+
+    /// Encodes s2 into all of `out` (zero padding).
+    #[must_use]
+    pub fn comp_encode(out: &mut [u8], x: &[i16]) -> bool {
+        crate::fndsa::codec::comp_encode(out, x)
+    }
+
+    /// Decodes a verifying-key body (14-bit little-endian packing).
+    #[must_use]
+    pub fn modq_decode(x: &mut [u16], input: &[u8]) -> bool {
+        crate::fndsa::codec::modq_decode(x, input)
+    }
+
+    /// Encodes a verifying-key body.
+    pub fn modq_encode(out: &mut [u8], x: &[u16]) {
+        crate::fndsa::codec::modq_encode(out, x);
+    }
+}

@@ -8,7 +8,7 @@ use crate::ct_util::declassify_bool;
 use crate::fft;
 use crate::fpr::{self, Fpr};
 use crate::ntru::solve_ntru;
-use crate::rng::shake_u64;
+use crate::rng::ShakeU64;
 use crate::vrfy::compute_public;
 use pqforge_core::keccak::Shake256;
 
@@ -45,27 +45,37 @@ const GAUSS_1024_12289: [u64; 27] = [
     0,
 ];
 
+const _: () = {
+    let mut k = 2;
+    while k < GAUSS_1024_12289.len() {
+        assert!(GAUSS_1024_12289[k] <= GAUSS_1024_12289[k - 1]);
+        k += 1;
+    }
+};
+
 /// One coefficient: the sum of 2^(10-logn) samples of the n = 1024
 /// distribution (so the variance matches sigma for this n). CT.
-fn mkgauss(rng: &mut Shake256, logn: u32) -> i32 {
+fn mkgauss(rng: &mut ShakeU64, logn: u32) -> i32 {
     let g = 1u32 << (10 - logn);
     let mut val = 0i32;
     for _ in 0..g {
         // The first word gives the sign and the "zero" decision (table
         // entry 0 is the half-probability of 0); the second word is looked
         // up in the tail.
-        let mut r = shake_u64(rng);
+        let mut r = rng.next_u64();
         let neg = (r >> 63) as u32;
         r &= !(1u64 << 63);
-        let mut f = (r.wrapping_sub(GAUSS_1024_12289[0]) >> 63) as u32;
-        let mut v = 0u32;
-        let mut r = shake_u64(rng);
+        let f = (r.wrapping_sub(GAUSS_1024_12289[0]) >> 63) as u32;
+        let mut r = rng.next_u64();
         r &= !(1u64 << 63);
-        for (k, &c) in GAUSS_1024_12289.iter().enumerate().skip(1) {
-            let t = ((r.wrapping_sub(c) >> 63) as u32) ^ 1;
-            v |= (k as u32) & (t & (f ^ 1)).wrapping_neg();
-            f |= t;
+        // The reference takes the first k >= 1 with r >= table[k]; the
+        // table is non-increasing from index 1 (checked below), so that k
+        // is 1 + #{k >= 1 : r < table[k]}: a sum of borrows, no chain.
+        let mut cnt = 1u32;
+        for &c in &GAUSS_1024_12289[1..] {
+            cnt += (r.wrapping_sub(c) >> 63) as u32;
         }
+        let mut v = cnt & (f ^ 1).wrapping_neg();
         v = (v ^ neg.wrapping_neg()).wrapping_add(neg);
         val = val.wrapping_add(v as i32);
     }
@@ -74,7 +84,7 @@ fn mkgauss(rng: &mut Shake256, logn: u32) -> i32 {
 
 /// A small polynomial with coefficients in [-127, 127] and odd parity of
 /// the coefficient sum (so that the resultant with X^n+1 is odd).
-fn poly_small_mkgauss(rng: &mut Shake256, f: &mut [i8], logn: u32) {
+fn poly_small_mkgauss(rng: &mut ShakeU64, f: &mut [i8], logn: u32) {
     let n = 1usize << logn;
     let mut mod2 = 0u32;
     let mut u = 0;
@@ -125,6 +135,8 @@ pub(crate) fn keygen(
     ftmp: &mut [Fpr],
 ) {
     let n = 1usize << logn;
+    let mut rng = ShakeU64::new(rng);
+    let rng = &mut rng;
     loop {
         poly_small_mkgauss(rng, &mut f[..n], logn);
         poly_small_mkgauss(rng, &mut g[..n], logn);

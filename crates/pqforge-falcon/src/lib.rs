@@ -29,21 +29,39 @@
 //!
 //! Peak stack (x86_64, release, `pqforge bench`): Falcon-512 keygen 41 KB,
 //! sign 49 KB, verify 11 KB; Falcon-1024 keygen 77 KB, sign 93 KB, verify
-//! 11 KB. FN-DSA is not implemented yet.
+//! 11 KB.
+//!
+//! With the crate feature `fndsa` (off by default): [`fndsa`], FN-DSA-512 /
+//! FN-DSA-1024 in the putative 2026-07 draft format (`fn-dsa-512`,
+//! `fn-dsa-1024`; registered as draft, bytes will change with FIPS 206).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // No heap: scratch buffers are fixed-size stack arrays by design.
 #![allow(clippy::large_stack_arrays)]
 
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod chacha_avx2;
 mod codec;
 mod ct_util;
 mod fft;
+#[cfg(all(
+    target_arch = "x86_64",
+    not(feature = "fpr-emulated"),
+    not(pqforge_backend = "portable")
+))]
+mod fft_avx2;
+#[cfg(feature = "fndsa")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fndsa")))]
+pub mod fndsa;
 mod fpr;
 mod fpr_emu;
 #[cfg(target_arch = "x86_64")]
 mod fpr_native;
 mod keygen;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod mq_avx2;
 mod ntru;
+mod ntru_check;
 mod rng;
 mod scheme;
 mod sign;
@@ -62,6 +80,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::fpr::Fpr;
 use crate::scheme::{Format, Key, NONCE_LEN, SEED_LEN};
 
+#[cfg(feature = "fndsa")]
+pub use crate::fndsa::{
+    FN_DSA_512, FN_DSA_1024, FnDsa512, FnDsa1024, FnDsaSigningKey, FnDsaVerifyingKey,
+};
 pub use crate::fpr::BACKEND as FPR_BACKEND;
 
 /// A Falcon verifying (public) key: `0x00+logn || h` (14 bits per

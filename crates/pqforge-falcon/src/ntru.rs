@@ -18,8 +18,8 @@ use crate::fpr::{self, Fpr};
 use crate::zint::{
     intt, intt_ext, modp_add, modp_mkgm2, modp_montymul, modp_ninv31, modp_norm, modp_poly_rec_res,
     modp_r2, modp_rx, modp_set, modp_sub, ntt, ntt_ext, prime, zint_add_scaled_mul_small,
-    zint_bezout, zint_mod_small_signed, zint_mul_small, zint_one_to_plain, zint_rebuild_crt,
-    zint_sub_scaled,
+    zint_bezout, zint_mod_small_signed, zint_mod_small_signed_all, zint_mul_small,
+    zint_one_to_plain, zint_rebuild_crt, zint_sub_scaled,
 };
 
 /// Maximum limbs of f, g at each depth (index: depth 0..=10).
@@ -124,9 +124,9 @@ fn make_fg_step(data: &mut [u32], logn: u32, depth: usize, in_ntt: bool, out_ntt
         let rx = modp_rx(slen as u32, c.p, c.p0i, c.r2);
         modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
         for (src, dst) in [(&*fs, &mut *fd), (&*gs, &mut *gd)] {
-            for v in 0..n {
-                t1[v] = zint_mod_small_signed(&src[v * slen..(v + 1) * slen], c.p, c.p0i, c.r2, rx);
-            }
+            zint_mod_small_signed_all(src, slen, slen, n, c.p, c.p0i, c.r2, rx, |v, x| {
+                t1[v] = x;
+            });
             ntt(t1, gm, logn, c.p, c.p0i);
             for v in 0..hn {
                 dst[v * tlen + u] = mm(mm(t1[v << 1], t1[(v << 1) + 1], c), c.r2, c);
@@ -279,10 +279,9 @@ fn poly_sub_scaled_ntt(
             t1[v] = modp_set(k[v], c.p);
         }
         ntt(t1, gm, logn, c.p, c.p0i);
-        for v in 0..n {
-            fk[v * tlen + u] =
-                zint_mod_small_signed(&f[v * fstride..v * fstride + flen], c.p, c.p0i, c.r2, rx);
-        }
+        zint_mod_small_signed_all(f, fstride, flen, n, c.p, c.p0i, c.r2, rx, |v, x| {
+            fk[v * tlen + u] = x;
+        });
         ntt_ext(fk, u, tlen, gm, logn, c.p, c.p0i);
         for v in 0..n {
             let x = fk[v * tlen + u];

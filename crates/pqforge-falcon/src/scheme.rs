@@ -127,6 +127,11 @@ pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<SecretPo
     if !done {
         return Err(Error::InvalidKey("secret key does not complete"));
     }
+    let ok = crate::ntru_check::ntru_equation_mask(&s.f, &s.g, &s.ff, &s.gg, logn);
+    // CT: whether the secret key is well formed is public.
+    if !declassify_bool(ok == u32::MAX) {
+        return Err(Error::InvalidKey("secret key fails the NTRU equation"));
+    }
     Ok(s)
 }
 

@@ -31,6 +31,19 @@ const DIST: [u32; 54] = [
     1,
 ];
 
+/// [`DIST`] rows as 72-bit integers.
+const DIST72: [u128; 18] = {
+    let mut t = [0u128; 18];
+    let mut i = 0;
+    while i < 18 {
+        t[i] = ((DIST[3 * i] as u128) << 48)
+            | ((DIST[3 * i + 1] as u128) << 24)
+            | (DIST[3 * i + 2] as u128);
+        i += 1;
+    }
+    t
+};
+
 impl Sampler {
     fn new(rng: &mut Shake256, logn: u32) -> Self {
         Sampler {
@@ -44,16 +57,13 @@ impl Sampler {
     fn gaussian0(&mut self) -> i32 {
         let lo = self.p.next_u64();
         let hi = self.p.next_u8();
-        let v0 = (lo as u32) & 0xFF_FFFF;
-        let v1 = ((lo >> 24) as u32) & 0xFF_FFFF;
-        let v2 = ((lo >> 48) as u32) | (hi << 16);
+        // The 72-bit value (hi:lo); the count of table rows above it is the
+        // borrow of v - row, summed. Same bits as the reference's three
+        // 24-bit limbs.
+        let v = u128::from(lo) | (u128::from(hi) << 64);
         let mut z = 0i32;
-        for row in DIST.chunks_exact(3) {
-            let (w2, w1, w0) = (row[0], row[1], row[2]);
-            let cc = v0.wrapping_sub(w0) >> 31;
-            let cc = v1.wrapping_sub(w1).wrapping_sub(cc) >> 31;
-            let cc = v2.wrapping_sub(w2).wrapping_sub(cc) >> 31;
-            z += cc as i32;
+        for row in &DIST72 {
+            z += (v.wrapping_sub(*row) >> 127) as i32;
         }
         z
     }
@@ -422,6 +432,25 @@ fn ff_sampling_dyn(
         let leaf = g00[0].sqrt() * fpr::INV_SIGMA[orig_logn as usize];
         t0[0] = Fpr::of(i64::from(sp.sample(t0[0], leaf)));
         t1[0] = Fpr::of(i64::from(sp.sample(t1[0], leaf)));
+        return;
+    }
+    if logn == 1 {
+        // The general case below with n = 2, unrolled: split and merge are
+        // identities there, so only the LDL step, the four samples and
+        // t0 += (t1 - z1) l10 remain (same operations, same order).
+        fft::ldl_fft(g00, g01, g11, 1);
+        let isig = fpr::INV_SIGMA[orig_logn as usize];
+        let leaf = g11[0].sqrt() * isig;
+        let z1_re = Fpr::of(i64::from(sp.sample(t1[0], leaf)));
+        let z1_im = Fpr::of(i64::from(sp.sample(t1[1], leaf)));
+        let (d_re, d_im) = fft::cmul(g01[0], g01[1], t1[0] - z1_re, t1[1] - z1_im);
+        t1[0] = z1_re;
+        t1[1] = z1_im;
+        let x_re = t0[0] + d_re;
+        let x_im = t0[1] + d_im;
+        let leaf = g00[0].sqrt() * isig;
+        t0[0] = Fpr::of(i64::from(sp.sample(x_re, leaf)));
+        t0[1] = Fpr::of(i64::from(sp.sample(x_im, leaf)));
         return;
     }
     let n = 1usize << logn;

@@ -40,7 +40,7 @@ const fn pow_mod(mut b: u32, mut e: u32) -> u32 {
 }
 
 /// GMB[u] = R * 7^rev10(u) mod q; IGMB[u] = R * 7^-rev10(u) mod q.
-static GMB: [u16; 1024] = {
+pub(crate) static GMB: [u16; 1024] = {
     let mut t = [0u16; 1024];
     let mut u = 0;
     while u < 1024 {
@@ -50,7 +50,7 @@ static GMB: [u16; 1024] = {
     t
 };
 
-static IGMB: [u16; 1024] = {
+pub(crate) static IGMB: [u16; 1024] = {
     let mut t = [0u16; 1024];
     let mut u = 0;
     while u < 1024 {
@@ -94,7 +94,7 @@ fn mq_montymul(x: u32, y: u32) -> u32 {
 }
 
 /// x / y mod q (y != 0; returns 0 for y = 0), via y^(q-2), constant time.
-fn mq_div_12289(x: u32, y: u32) -> u32 {
+pub(crate) fn mq_div_12289(x: u32, y: u32) -> u32 {
     // Fixed addition chain for the exponent q - 2 = 12287.
     let y0 = mq_montymul(y, R2);
     let y1 = mq_montymul(y0, y0);
@@ -118,7 +118,39 @@ fn mq_div_12289(x: u32, y: u32) -> u32 {
     mq_montymul(y18, x)
 }
 
+/// x[i] = x[i] / y[i] mod q for all i (0 where y[i] = 0), AVX2 when
+/// available.
+fn mq_div_all(x: &mut [u16], y: &[u16]) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::mq_avx2::try_div(x, y) {
+        return;
+    }
+    for (a, &b) in x.iter_mut().zip(y) {
+        *a = mq_div_12289(u32::from(*a), u32::from(b)) as u16;
+    }
+}
+
+/// Forward NTT (values 0..q in and out), AVX2 when available.
 fn mq_ntt(a: &mut [u16], logn: u32) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::mq_avx2::try_ntt(a, logn) {
+        return;
+    }
+    mq_ntt_portable(a, logn);
+}
+
+/// Inverse NTT with 1/n scaling (values 0..q in and out), AVX2 when
+/// available.
+fn mq_intt(a: &mut [u16], logn: u32) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::mq_avx2::try_intt(a, logn) {
+        return;
+    }
+    mq_intt_portable(a, logn);
+}
+
+/// Portable forward NTT (the reference for the AVX2 one).
+pub(crate) fn mq_ntt_portable(a: &mut [u16], logn: u32) {
     let n = 1usize << logn;
     let mut t = n;
     let mut m = 1;
@@ -140,7 +172,8 @@ fn mq_ntt(a: &mut [u16], logn: u32) {
     }
 }
 
-fn mq_intt(a: &mut [u16], logn: u32) {
+/// Portable inverse NTT (the reference for the AVX2 one).
+pub(crate) fn mq_intt_portable(a: &mut [u16], logn: u32) {
     let n = 1usize << logn;
     let mut t = 1;
     let mut m = n;
@@ -259,8 +292,8 @@ pub(crate) fn compute_public(
     let mut zero = 0u32;
     for u in 0..n {
         zero |= pqforge_core::ct::eq_mask_u32(u32::from(tt[u]), 0);
-        h[u] = mq_div_12289(u32::from(h[u]), u32::from(tt[u])) as u16;
     }
+    mq_div_all(&mut h[..n], tt);
     // CT: keygen rejection bit (f invertible mod q), declassified.
     if declassify_bool(zero != 0) {
         return false;
@@ -300,8 +333,8 @@ pub(crate) fn complete_private(
     let mut bad = 0u32;
     for u in 0..n {
         bad |= pqforge_core::ct::eq_mask_u32(u32::from(t2[u]), 0);
-        t1[u] = mq_div_12289(u32::from(t1[u]), u32::from(t2[u])) as u16;
     }
+    mq_div_all(t1, t2);
     mq_intt(t1, logn);
     for u in 0..n {
         let w = u32::from(t1[u]);
@@ -318,18 +351,34 @@ pub(crate) fn complete_private(
 /// HashToPoint (specification Algorithm 3): 16-bit big-endian samples from
 /// SHAKE256, rejecting values >= 5q, reduced mod q. Variable time: the
 /// input (nonce and message) is public.
+///
+/// `sc` must have absorbed its input and not squeezed yet: the first
+/// output block comes from `sc`, the following ones from a copy of its
+/// state run through the unrolled permutation (BMI1/BMI2 when available),
+/// block by block.
 pub(crate) fn hash_to_point(sc: &mut Shake256, x: &mut [u16]) {
+    const RATE: usize = 136;
+    if x.is_empty() {
+        return;
+    }
+    let mut buf = [0u8; RATE];
+    sc.squeeze(&mut buf);
+    let mut st = *sc.state();
     let mut u = 0;
-    while u < x.len() {
-        let mut buf = [0u8; 2];
-        sc.squeeze(&mut buf);
-        let mut w = (u32::from(buf[0]) << 8) | u32::from(buf[1]);
-        if w < 61445 {
-            while w >= Q {
-                w -= Q;
+    loop {
+        for pair in buf.chunks_exact(2) {
+            let w = (u32::from(pair[0]) << 8) | u32::from(pair[1]);
+            if w < 5 * Q {
+                x[u] = (w % Q) as u16;
+                u += 1;
+                if u == x.len() {
+                    return;
+                }
             }
-            x[u] = w as u16;
-            u += 1;
+        }
+        pqforge_core::keccak_x4::keccak_f1600_unrolled(&mut st);
+        for (chunk, lane) in buf.chunks_exact_mut(8).zip(st.iter()) {
+            chunk.copy_from_slice(&lane.to_le_bytes());
         }
     }
 }

@@ -27,7 +27,8 @@
 //! ```
 //!
 //! Cargo features: one per scheme family (all on by default), `std` (KAT
-//! writer, self-test), `rustcrypto` (RustCrypto `kem` traits), `ctgrind`
+//! writer, self-test), `fndsa` (FN-DSA-512/1024 in the putative 2026-07
+//! draft format, status draft; not default), `rustcrypto` (RustCrypto `kem` traits), `ctgrind`
 //! (valgrind markers for the constant-time harness; never in production
 //! builds).
 #![cfg_attr(not(feature = "std"), no_std)]

@@ -136,6 +136,10 @@ algorithms! {
     FalconPadded512, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_PADDED_512);
     /// Falcon-1024, round 3 (v1.2), signatures padded to 1280 bytes.
     FalconPadded1024, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_PADDED_1024);
+    /// FN-DSA-512, putative 2026-07 draft (status draft).
+    FnDsa512, "fndsa", Scheme::Sig(&pqforge_falcon::FN_DSA_512);
+    /// FN-DSA-1024, putative 2026-07 draft (status draft).
+    FnDsa1024, "fndsa", Scheme::Sig(&pqforge_falcon::FN_DSA_1024);
 }
 
 impl Algorithm {
