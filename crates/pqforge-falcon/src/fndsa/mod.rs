@@ -109,7 +109,7 @@ impl<const PK: usize> TryFrom<&[u8]> for FnDsaVerifyingKey<PK> {
     fn try_from(b: &[u8]) -> Result<Self, Error> {
         let logn = logn_of_vk(PK);
         pqforge_core::check_len("public key", PK, b.len())?;
-        if b[0] != logn as u8 {
+        if b.first() != Some(&(logn as u8)) {
             return Err(Error::Encoding("public key header"));
         }
         let mut h = [0u16; 1024];
