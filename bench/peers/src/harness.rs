@@ -74,7 +74,15 @@ fn median(v: &mut [u64]) -> u64 {
 
 /// Times every implementation (the first is pqforge) and prints one row per
 /// operation and implementation.
-pub fn compare(scheme: &str, mut impls: Vec<Impl>, opts: &Opts) {
+#[cfg_attr(not(any(feature = "hqc", feature = "mlkem")), allow(dead_code))]
+pub fn compare(scheme: &str, impls: Vec<Impl>, opts: &Opts) {
+    compare_scaled(scheme, impls, opts, &[]);
+}
+
+/// [`compare`], with operation `k` timed `1 / div[k]` as often (rounded
+/// up, at least once per round; missing entries mean 1): for slow
+/// operations such as Classic McEliece key generation.
+pub fn compare_scaled(scheme: &str, mut impls: Vec<Impl>, opts: &Opts, div: &[usize]) {
     let nops = impls[0].ops.len();
     let mut ns = vec![vec![Vec::new(); nops]; impls.len()];
     let mut cyc = vec![vec![Vec::new(); nops]; impls.len()];
@@ -86,7 +94,8 @@ pub fn compare(scheme: &str, mut impls: Vec<Impl>, opts: &Opts) {
     for _ in 0..opts.rounds {
         for (i, im) in impls.iter_mut().enumerate() {
             for (k, (_, f)) in im.ops.iter_mut().enumerate() {
-                for _ in 0..opts.iters.div_ceil(opts.rounds).max(1) {
+                let d = div.get(k).copied().unwrap_or(1).max(1);
+                for _ in 0..opts.iters.div_ceil(opts.rounds).div_ceil(d).max(1) {
                     let c0 = tsc();
                     let t0 = Instant::now();
                     f();
@@ -128,6 +137,7 @@ pub fn rng() -> rand_chacha::ChaCha20Rng {
 }
 
 /// pqforge's typed API (keys parsed once, like every peer's API) for `K`.
+#[cfg_attr(not(any(feature = "hqc", feature = "mlkem")), allow(dead_code))]
 pub fn pqforge_typed<K: pqforge::Kem + 'static>() -> Impl
 where
     K::EncapsKey: 'static,

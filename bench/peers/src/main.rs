@@ -7,9 +7,13 @@
 //! cargo run --release -p pqforge-peers -- [--filter hqc] [--iters 200] [--rounds 5]
 //! ```
 
+#[cfg(feature = "falcon")]
+mod falcon;
 mod harness;
 #[cfg(feature = "hqc")]
 mod hqc;
+#[cfg(feature = "mceliece")]
+mod mceliece;
 #[cfg(feature = "mlkem")]
 mod mlkem;
 
@@ -29,4 +33,8 @@ fn main() {
     hqc::run(&opts);
     #[cfg(feature = "mlkem")]
     mlkem::run(&opts);
+    #[cfg(feature = "mceliece")]
+    mceliece::run(&opts);
+    #[cfg(feature = "falcon")]
+    falcon::run(&opts);
 }

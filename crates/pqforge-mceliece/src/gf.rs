@@ -14,7 +14,7 @@ pub(crate) const MAX_M: usize = 13;
 pub(crate) type Vec64 = [u64; MAX_M];
 
 /// Exponents `e < m` with `x^m = sum x^e` in GF(2^m).
-const fn low_terms(m: usize) -> &'static [usize] {
+pub(crate) const fn low_terms(m: usize) -> &'static [usize] {
     if m == 12 { &[3, 0] } else { &[4, 3, 1, 0] }
 }
 
@@ -94,14 +94,54 @@ pub(crate) fn bitrev(m: usize, a: u16) -> u16 {
 
 /// Multiplication in GF((2^m)^t) = GF(2^m)[y]/F(y) (keygen, minimal
 /// polynomial). `fpoly` lists `(e, c)` with `y^t = sum c y^e`.
+///
+/// The product `a b` is computed bitsliced over the coefficient index:
+/// lane `i + j` accumulates `a_i b_j` for all j at once (unreduced planes,
+/// one field reduction at the end), then F is applied on scalars.
 pub(crate) fn poly_mulmod(m: usize, out: &mut [u16], a: &[u16], b: &[u16], fpoly: &[(usize, u16)]) {
+    const PW: usize = 4; // 256 lanes >= 2t - 1
     let t = a.len();
+    let nw = (2 * t - 1).div_ceil(64);
+    // bs = b, moved up one lane per term.
+    let mut bs = [[0u64; PW]; MAX_M];
+    for (k, &x) in b.iter().enumerate() {
+        for (bit, p) in bs[..m].iter_mut().enumerate() {
+            p[k / 64] |= u64::from((x >> bit) & 1) << (k % 64);
+        }
+    }
+    let mut acc = [[0u64; PW]; 2 * MAX_M - 1];
+    for &ai in a {
+        for j in 0..m {
+            // CT: mask from a bit of a_i.
+            let mj = u64::from((ai >> j) & 1).wrapping_neg();
+            for p in 0..m {
+                for w in 0..nw {
+                    acc[p + j][w] ^= bs[p][w] & mj;
+                }
+            }
+        }
+        for p in &mut bs[..m] {
+            for w in (1..nw).rev() {
+                p[w] = (p[w] << 1) | (p[w - 1] >> 63);
+            }
+            p[0] <<= 1;
+        }
+    }
+    for i in (m..2 * m - 1).rev() {
+        for &e in low_terms(m) {
+            for w in 0..nw {
+                acc[i - m + e][w] ^= acc[i][w];
+            }
+        }
+    }
     let mut prod = [0u16; 2 * 128 - 1];
     let prod = &mut prod[..2 * t - 1];
-    for (i, &ai) in a.iter().enumerate() {
-        for (j, &bj) in b.iter().enumerate() {
-            prod[i + j] ^= mul(m, ai, bj);
+    for (k, x) in prod.iter_mut().enumerate() {
+        let mut v = 0u16;
+        for (bit, p) in acc[..m].iter().enumerate() {
+            v |= (((p[k / 64] >> (k % 64)) & 1) as u16) << bit;
         }
+        *x = v;
     }
     for i in (t..2 * t - 1).rev() {
         let v = prod[i];
@@ -110,6 +150,9 @@ pub(crate) fn poly_mulmod(m: usize, out: &mut [u16], a: &[u16], b: &[u16], fpoly
         }
     }
     out.copy_from_slice(&prod[..t]);
+    zeroize::Zeroize::zeroize(prod);
+    zeroize::Zeroize::zeroize(bs.as_flattened_mut());
+    zeroize::Zeroize::zeroize(acc.as_flattened_mut());
 }
 
 // ---------------------------------------------------------------------------

@@ -6,13 +6,22 @@
 //! whose C1 does not match, or, for 6960119, whose C0 padding bits are not
 //! zero) yields the rejection key SHAKE256(0 || s || C), selected in
 //! constant time.
+//!
+//! Decryption follows the "vec" structure of the reference: the received
+//! bits go through the inverse Benes network (packed, 64 per word) into
+//! the order of the additive FFT, the syndrome is the transposed FFT of
+//! `r_x / g(x)^2`, Berlekamp–Massey runs bitsliced over the coefficients,
+//! the locator is evaluated at every field element by the FFT, and the
+//! Benes network takes the roots back to support order (`fft`, `benes`).
 
 use pqforge_core::ctgrind::declassify_val;
 use pqforge_core::keccak::Shake256;
 use pqforge_core::{CryptoRng, Error};
 
 use crate::ParameterSet;
+use crate::backend::Backend;
 use crate::benes;
+use crate::fft;
 use crate::gf::{self, MAX_M, Vec64};
 
 const _: () = assert!(MAX_M == 13);
@@ -85,16 +94,38 @@ fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(rng: &mut R, e: &mut [u8]) {
             break;
         }
     }
-    for (i, byte) in e[..n / 8].iter_mut().enumerate() {
-        let mut x = 0u8;
-        for &v in &ind[..t] {
-            // CT: compare the byte index without branching.
-            let d = u32::from(v >> 3) ^ i as u32;
-            let same = (d.wrapping_sub(1) >> 31) as u8;
-            x |= (same.wrapping_neg()) & (1 << (v & 7));
+    // e as 64-bit words: word j gets bit (v mod 64) of every v with
+    // v / 64 = j (a constant-time shift and a mask per candidate).
+    let mut bit = [0u64; MAX_T];
+    let mut hi0 = [0u64; MAX_T];
+    for ((b, h), &v) in bit.iter_mut().zip(hi0.iter_mut()).zip(&ind[..t]) {
+        // 1 << (v mod 64) from constant shifts and masks (no shift by a
+        // secret amount).
+        let mut x = 1u64;
+        for k in 0..6 {
+            // CT: opaque mask, or the compiler rebuilds the variable shift.
+            let bk = core::hint::black_box(u64::from((v >> k) & 1).wrapping_neg());
+            x ^= (x ^ (x << (1 << k))) & bk;
         }
-        *byte = x;
+        *b = x;
+        *h = u64::from(v >> 6);
     }
+    // CT: opaque word indices: the compiler cannot tell that `h ^ j` below
+    // is small, so it cannot turn the mask into a compare and a branch.
+    let mut hi = core::hint::black_box(hi0);
+    zeroize::Zeroize::zeroize(&mut hi0);
+    for (j, chunk) in e[..n / 8].chunks_mut(8).enumerate() {
+        let mut x = 0u64;
+        for (&b, &h) in bit[..t].iter().zip(&hi[..t]) {
+            // CT: all-ones iff h == j (h ^ j < 2^32), by the sign of
+            // h ^ j - 1.
+            let same = (((h ^ j as u64).wrapping_sub(1)) as i64 >> 63) as u64;
+            x |= same & b;
+        }
+        chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
+    }
+    zeroize::Zeroize::zeroize(&mut bit);
+    zeroize::Zeroize::zeroize(&mut hi);
     zeroize::Zeroize::zeroize(&mut buf);
     zeroize::Zeroize::zeroize(&mut ind);
 }
@@ -112,7 +143,7 @@ fn parity(mut x: u64) -> u64 {
 }
 
 /// C0 = H e with H = [I | T] (T = the public key).
-fn syndrome<P: ParameterSet>(c0: &mut [u8], pk: &[u8], e: &[u8]) {
+fn syndrome<P: ParameterSet, B: Backend>(c0: &mut [u8], pk: &[u8], e: &[u8]) {
     let (mt, n) = (P::MT, P::N);
     let rb = P::ROW_BYTES;
     // e restricted to columns mt..n, re-aligned to bit 0 (rb bytes).
@@ -133,20 +164,7 @@ fn syndrome<P: ParameterSet>(c0: &mut [u8], pk: &[u8], e: &[u8]) {
     }
     c0[..P::SYND_BYTES].fill(0);
     for r in 0..mt {
-        let row = &pk[r * rb..(r + 1) * rb];
-        let mut acc = 0u64;
-        let mut rc = row.chunks_exact(8);
-        let mut ec = et[..rb].chunks_exact(8);
-        for (a, b) in (&mut rc).zip(&mut ec) {
-            let mut x = [0u8; 8];
-            let mut z = [0u8; 8];
-            x.copy_from_slice(a);
-            z.copy_from_slice(b);
-            acc ^= u64::from_le_bytes(x) & u64::from_le_bytes(z);
-        }
-        for (a, b) in rc.remainder().iter().zip(ec.remainder()) {
-            acc ^= u64::from(a & b);
-        }
+        let acc = B::and_fold(&pk[r * rb..(r + 1) * rb], &et[..rb]);
         let bit = parity(acc) as u8 ^ ((e[r / 8] >> (r % 8)) & 1);
         c0[r / 8] |= bit << (r % 8);
     }
@@ -154,7 +172,8 @@ fn syndrome<P: ParameterSet>(c0: &mut [u8], pk: &[u8], e: &[u8]) {
 }
 
 /// Encapsulation: writes `ct` (`P::CT_BYTES`) and `ss`.
-pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized>(
+#[inline(never)]
+pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized, B: Backend>(
     rng: &mut R,
     pk: &[u8],
     ct: &mut [u8],
@@ -165,7 +184,7 @@ pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized>(
     let mut e = [0u8; MAX_N / 8];
     gen_e::<P, R>(rng, &mut e);
     let e = &mut e[..n / 8];
-    syndrome::<P>(&mut ct[..P::SYND_BYTES], pk, e);
+    syndrome::<P, B>(&mut ct[..P::SYND_BYTES], pk, e);
     if P::PC {
         let mut h = Shake256::new();
         h.absorb(&[2]);
@@ -183,140 +202,254 @@ pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized>(
     Ok(())
 }
 
-/// Syndrome of the received word `r` (n bits): `s_j = sum_i r_i L_i^j /
-/// g(L_i)^2`, j < 2t, bitsliced over 64 positions at a time.
-fn synd<P: ParameterSet>(out: &mut [u16], g: &[u16], l: &[u16], r: &[u8]) {
-    let (m, n, t) = (P::M, P::N, P::T);
-    out[..2 * t].fill(0);
-    for q in 0..n.div_ceil(64) {
-        let (lb, cmask) = block::<P>(l, r, q);
-        let e = gf::veval(m, g, &lb);
-        let mut einv = gf::vinv(m, &gf::vsq(m, &e));
-        for o in &mut out[..2 * t] {
-            let mut v = 0u16;
-            for b in 0..m {
-                v |= (parity(einv[b] & cmask) as u16) << b;
-            }
-            *o ^= v;
-            einv = gf::vmul(m, &einv, &lb);
-        }
-    }
-}
+/// Words per plane of a bitsliced polynomial (coefficient i in lane i;
+/// at least t + 1 lanes).
+const BW: usize = (MAX_T + 1).div_ceil(64);
 
-/// Support block `q` (bitsliced) and the 64 bits of `r` at positions
-/// `64q..` (zero beyond n).
+/// A polynomial of degree at most t, bitsliced over its coefficients.
+type Bpoly = [[u64; BW]; MAX_M];
+
+/// Lane-wise product of two bitsliced polynomials (first `nw` words).
 #[inline(always)]
-fn block<P: ParameterSet>(l: &[u16], r: &[u8], q: usize) -> (Vec64, u64) {
-    let n = P::N;
-    let mut vals = [0u16; 64];
-    let mut cm = 0u64;
-    for k in 0..64 {
-        let i = 64 * q + k;
-        if i < n {
-            vals[k] = l[i];
-            cm |= u64::from((r[i / 8] >> (i % 8)) & 1) << k;
+fn bp_mul(m: usize, a: &Bpoly, b: &Bpoly, nw: usize) -> Bpoly {
+    let mut t = [[0u64; BW]; 2 * MAX_M - 1];
+    for i in 0..m {
+        for j in 0..m {
+            for w in 0..nw {
+                t[i + j][w] ^= a[i][w] & b[j][w];
+            }
         }
     }
-    (gf::pack(P::M, &vals), cm)
+    for i in (m..2 * m - 1).rev() {
+        for &e in gf::low_terms(m) {
+            for w in 0..nw {
+                t[i - m + e][w] ^= t[i][w];
+            }
+        }
+    }
+    let mut out = [[0u64; BW]; MAX_M];
+    out[..m].copy_from_slice(&t[..m]);
+    out
 }
 
-/// Berlekamp–Massey, constant time (reference structure). Output: the
-/// error locator, reversed (`out[i] = C[t - i]`).
+/// Every lane equal to `c`.
+#[inline(always)]
+fn bp_broadcast(m: usize, c: u16) -> Bpoly {
+    let mut v = [[0u64; BW]; MAX_M];
+    for (b, p) in v[..m].iter_mut().enumerate() {
+        *p = [u64::from((c >> b) & 1).wrapping_neg(); BW];
+    }
+    v
+}
+
+/// Moves every lane up by one (lane 0 becomes 0).
+#[inline(always)]
+fn bp_shift(m: usize, a: &mut Bpoly, nw: usize) {
+    for p in &mut a[..m] {
+        for w in (1..nw).rev() {
+            p[w] = (p[w] << 1) | (p[w - 1] >> 63);
+        }
+        p[0] <<= 1;
+    }
+}
+
+/// Berlekamp–Massey, constant time (reference structure), with the
+/// polynomials bitsliced over their coefficients: one lane-wise product
+/// per update instead of t + 1 scalar ones. Output: the error locator,
+/// reversed (`out[i] = C[t - i]`).
 fn bm<P: ParameterSet>(out: &mut [u16], s: &[u16]) {
     let (m, t) = (P::M, P::T);
-    let mut c = [0u16; MAX_T + 1];
-    let mut bb = [0u16; MAX_T + 1];
-    let mut tt = [0u16; MAX_T + 1];
+    let nw = (t + 1).div_ceil(64);
+    // Lanes 0..=t.
+    let mut keep = [0u64; BW];
+    for (w, k) in keep[..nw].iter_mut().enumerate() {
+        let valid = (t + 1 - 64 * w).min(64);
+        *k = if valid == 64 {
+            u64::MAX
+        } else {
+            (1u64 << valid) - 1
+        };
+    }
+    let mut c = [[0u64; BW]; MAX_M];
+    let mut bb = [[0u64; BW]; MAX_M];
+    // win lane i = s[nn - i] (0 for i > nn).
+    let mut win = [[0u64; BW]; MAX_M];
     let mut b = 1u16;
     let mut l = 0u16;
-    bb[1] = 1;
-    c[0] = 1;
+    c[0][0] = 1; // C = 1
+    bb[0][0] = 2; // B = x
     for nn in 0..2 * t {
+        bp_shift(m, &mut win, nw);
+        for (bit, p) in win[..m].iter_mut().enumerate() {
+            p[0] |= u64::from((s[nn] >> bit) & 1);
+        }
+        let prod = bp_mul(m, &c, &win, nw);
         let mut d = 0u16;
-        for i in 0..=nn.min(t) {
-            d ^= gf::mul(m, c[i], s[nn - i]);
+        for (bit, p) in prod[..m].iter().enumerate() {
+            let mut x = 0u64;
+            for (w, k) in p[..nw].iter().zip(&keep) {
+                x ^= w & k;
+            }
+            d |= ((x.count_ones() & 1) as u16) << bit;
         }
         // CT: masks, no branches.
         let mne = ((u32::from(d).wrapping_sub(1) >> 31) as u16).wrapping_sub(1);
         let mne = core::hint::black_box(mne);
         let mle = (((nn as u32).wrapping_sub(2 * u32::from(l)) >> 31) as u16).wrapping_sub(1) & mne;
         let mle = core::hint::black_box(mle);
-        tt[..=t].copy_from_slice(&c[..=t]);
+        // CT: opaque 64-bit masks (from a known 0/1 value the compiler
+        // would rebuild a branch for the selects below).
+        let mne64 = core::hint::black_box(u64::from(mne & 1).wrapping_neg());
+        let mle64 = core::hint::black_box(u64::from(mle & 1).wrapping_neg());
         let f = gf::mul(m, gf::inv(m, b), d);
-        for i in 0..=t {
-            c[i] ^= gf::mul(m, f, bb[i]) & mne;
+        // CT: opaque broadcast, so the all-0 / all-1 planes of f cannot be
+        // turned back into branches or conditional moves.
+        let fbc = core::hint::black_box(bp_broadcast(m, f));
+        let fb = bp_mul(m, &fbc, &bb, nw);
+        for bit in 0..m {
+            for w in 0..nw {
+                let old = c[bit][w];
+                c[bit][w] ^= fb[bit][w] & mne64;
+                bb[bit][w] = (bb[bit][w] & !mle64) | (old & mle64);
+            }
         }
         l = (l & !mle) | ((nn as u16 + 1 - l) & mle);
-        for i in 0..=t {
-            bb[i] = (bb[i] & !mle) | (tt[i] & mle);
-        }
         b = (b & !mle) | (d & mle);
-        for i in (1..=t).rev() {
-            bb[i] = bb[i - 1];
+        bp_shift(m, &mut bb, nw);
+        for p in &mut bb[..m] {
+            for (w, k) in p[..nw].iter_mut().zip(&keep) {
+                *w &= k;
+            }
         }
-        bb[0] = 0;
     }
-    for i in 0..=t {
-        out[i] = c[t - i];
+    for (i, o) in out[..=t].iter_mut().enumerate() {
+        let lane = t - i;
+        let mut x = 0u16;
+        for (bit, p) in c[..m].iter().enumerate() {
+            x |= (((p[lane / 64] >> (lane % 64)) & 1) as u16) << bit;
+        }
+        *o = x;
     }
+    zeroize::Zeroize::zeroize(c.as_flattened_mut());
+    zeroize::Zeroize::zeroize(bb.as_flattened_mut());
+    zeroize::Zeroize::zeroize(win.as_flattened_mut());
+}
+
+/// `1 / g(x)^2` at every field element (bitsliced, `fft` order), by one
+/// additive FFT and a batch inversion (g is irreducible of degree t > 1,
+/// so it has no roots). `scratch` holds the prefix products.
+fn ginv2<P: ParameterSet>(g: &[u16], out: &mut [Vec64], scratch: &mut [Vec64]) {
+    let m = P::M;
+    let nv = (1usize << m) / 64;
+    fft::eval_all(m, g, out);
+    for v in &mut out[..nv] {
+        *v = gf::vsq(m, v);
+    }
+    // Montgomery's trick: prefix products, one inversion, back-substitution.
+    scratch[0] = out[0];
+    for i in 1..nv {
+        scratch[i] = gf::vmul(m, &scratch[i - 1], &out[i]);
+    }
+    let mut inv = gf::vinv(m, &scratch[nv - 1]);
+    for i in (1..nv).rev() {
+        let ai = out[i];
+        out[i] = gf::vmul(m, &inv, &scratch[i - 1]);
+        inv = gf::vmul(m, &inv, &ai);
+    }
+    out[0] = inv;
+}
+
+/// Syndrome `s_j = sum_i b_i L_i^j / g(L_i)^2` (j < 2^(m-5)) of the bits
+/// `b_i` (packed LSB-first, support order, `2^m` bits, zero beyond n):
+/// the inverse Benes network moves them to the FFT's (bit-reversed field)
+/// order, then the transposed FFT sums. `bits` is destroyed; `w` is
+/// scratch.
+fn syndrome_of<P: ParameterSet>(
+    out: &mut [u16],
+    bits: &mut [u64],
+    cb: &[u8],
+    gi: &[Vec64],
+    w: &mut [Vec64],
+) {
+    let m = P::M;
+    let nv = (1usize << m) / 64;
+    benes::apply_bits_inv(&mut bits[..nv], cb, m);
+    for ((wv, gv), &mk) in w[..nv].iter_mut().zip(gi).zip(&bits[..nv]) {
+        for (p, q) in wv[..m].iter_mut().zip(&gv[..m]) {
+            *p = q & mk;
+        }
+    }
+    fft::syndrome_all(m, w, out);
 }
 
 /// Niederreiter decryption. Writes `e` (n/8 bytes); returns 0xFF if e has
 /// weight t and reproduces the syndrome, else 0.
+///
+/// Scratch: two `2^m`-point bitsliced arrays (13 KB each for m = 13).
 fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
     let (m, n, t) = (P::M, P::N, P::T);
-    let nn = 1usize << m;
+    let nv = (1usize << m) / 64;
+    let nc = 1usize << (m - 5);
     let mut g = [0u16; MAX_T + 1];
     for (k, x) in g[..t].iter_mut().enumerate() {
         *x = u16::from_le_bytes([sk[40 + 2 * k], sk[41 + 2 * k]]) & ((1 << m) - 1);
     }
     g[t] = 1;
-    let g = &g[..=t];
-    // Support: the Benes network applied to (bitrev(x))_x.
-    let mut l = [0u16; 1 << MAX_M];
-    for (x, v) in l[..nn].iter_mut().enumerate() {
-        *v = gf::bitrev(m, x as u16);
-    }
-    benes::apply(&mut l[..nn], &sk[40 + 2 * t..40 + 2 * t + P::COND_BYTES], m);
-    let l = &l[..n];
+    let cb = &sk[40 + 2 * t..40 + 2 * t + P::COND_BYTES];
+    let mut gi = [[0u64; MAX_M]; fft::NV];
+    let mut w = [[0u64; MAX_M]; fft::NV];
+    ginv2::<P>(&g[..=t], &mut gi, &mut w);
 
-    let mut r = [0u8; MAX_N / 8];
-    r[..P::SYND_BYTES].copy_from_slice(&c0[..P::SYND_BYTES]);
-    let mut s = [0u16; 2 * MAX_T];
-    synd::<P>(&mut s, g, l, &r[..n / 8]);
+    // r = C0 || 0 (every bit of the C0 bytes, as the reference).
+    let mut bits = [0u64; fft::NV];
+    for (i, &c) in c0[..P::SYND_BYTES].iter().enumerate() {
+        bits[i / 8] |= u64::from(c) << (8 * (i % 8));
+    }
+    let mut s = [0u16; fft::MAXC];
+    syndrome_of::<P>(&mut s[..nc], &mut bits, cb, &gi, &mut w);
     let mut loc = [0u16; MAX_T + 1];
     bm::<P>(&mut loc, &s[..2 * t]);
 
-    // Roots of the locator: e_i = 1 iff loc(L_i) = 0.
-    e[..n / 8].fill(0);
-    let mut w = 0u32;
-    for q in 0..n.div_ceil(64) {
-        let (lb, _) = block::<P>(l, &r, q);
-        let v = gf::veval(m, &loc[..=t], &lb);
+    // Roots of the locator at every field element, then to support order:
+    // e_i = 1 iff loc(L_i) = 0.
+    fft::eval_all(m, &loc[..=t], &mut w);
+    for (b, v) in bits[..nv].iter_mut().zip(&w[..nv]) {
         let mut nz = 0u64;
         for p in &v[..m] {
             nz |= p;
         }
-        let mut z = !nz;
-        let valid = n - 64 * q;
-        if valid < 64 {
-            z &= (1u64 << valid) - 1;
-        }
-        w += z.count_ones();
-        let zb = z.to_le_bytes();
-        let lim = (n / 8 - 8 * q).min(8);
-        e[8 * q..8 * q + lim].copy_from_slice(&zb[..lim]);
+        *b = !nz;
     }
-    let mut s2 = [0u16; 2 * MAX_T];
-    synd::<P>(&mut s2, g, l, &e[..n / 8]);
-    let mut check = (w ^ t as u32) as u16;
+    benes::apply_bits(&mut bits[..nv], cb, m);
+    // Only positions below n are code positions (n is a multiple of 8).
+    for (k, b) in bits[..nv].iter_mut().enumerate() {
+        let valid = n.saturating_sub(64 * k).min(64);
+        *b &= if valid == 64 {
+            u64::MAX
+        } else {
+            (1u64 << valid) - 1
+        };
+    }
+    let mut wt = 0u32;
+    for (i, x) in e[..n / 8].iter_mut().enumerate() {
+        *x = (bits[i / 8] >> (8 * (i % 8))) as u8;
+    }
+    for b in &bits[..nv] {
+        wt += b.count_ones();
+    }
+    let mut s2 = [0u16; fft::MAXC];
+    syndrome_of::<P>(&mut s2[..nc], &mut bits, cb, &gi, &mut w);
+    let mut check = (wt ^ t as u32) as u16;
     for (a, b) in s[..2 * t].iter().zip(&s2[..2 * t]) {
         check |= a ^ b;
     }
     zeroize::Zeroize::zeroize(&mut s);
     zeroize::Zeroize::zeroize(&mut s2);
     zeroize::Zeroize::zeroize(&mut loc);
-    zeroize::Zeroize::zeroize(&mut r);
+    zeroize::Zeroize::zeroize(&mut bits);
+    zeroize::Zeroize::zeroize(gi.as_flattened_mut());
+    zeroize::Zeroize::zeroize(w.as_flattened_mut());
+    zeroize::Zeroize::zeroize(&mut g);
     // 0xFF iff check == 0.
     ((u32::from(check).wrapping_sub(1) >> 31) as u8).wrapping_neg()
 }

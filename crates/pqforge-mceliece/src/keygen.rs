@@ -11,8 +11,11 @@
 //! 1. The front holds the `2^m` 64-bit sort keys (`perm[i] << 31 | i`).
 //! 2. The back holds a compact `mt x (A' | I)` matrix: A' = the first
 //!    `mt` (+32 for the f variants) columns of H, augmented with the
-//!    identity. Gauss–Jordan elimination with the reference's pivoting
-//!    turns it into `[I | A^-1]` (and performs the f-variant column moves).
+//!    identity. Gauss–Jordan elimination turns it into `[I | A^-1]` (and
+//!    performs the f-variant column moves). Its pivoting differs from the
+//!    reference (a zero pivot gets the first later row with a one, found
+//!    by masks, instead of every row that differs) but the reduced form
+//!    is unique, so the result is the same.
 //! 3. The front (`10 * 2^m` bytes) is scratch for the Benes control bits.
 //! 4. Row `r` of A^-1 moves to the last `ceil(mt/8)` bytes of public-key
 //!    row `r`.
@@ -32,18 +35,20 @@ use pqforge_core::ctgrind::declassify_val;
 use pqforge_core::keccak::Shake256;
 
 use crate::ParameterSet;
+use crate::backend::Backend;
 use crate::benes;
 use crate::gf::{self, MAX_M, Vec64};
-use crate::sort::sort_u64_le;
 
 /// Maximum t.
 const MAX_T: usize = 128;
+/// Maximum m t.
+const MAX_MT: usize = 1664;
 
 /// Compile-time check of the memory plan for `P`.
 pub(crate) const fn layout_ok<P: ParameterSet>() -> bool {
     let (mt, n) = (P::MT, P::N);
     let rb = P::ROW_BYTES;
-    let w = a1_bytes::<P>() + mt.div_ceil(8);
+    let w = compact_bytes::<P>();
     let e0 = P::PK_BYTES - mt * w;
     let hb = (n - 2 * mt) / 8;
     e0 >= 10 << P::M
@@ -52,8 +57,15 @@ pub(crate) const fn layout_ok<P: ParameterSet>() -> bool {
         && hb <= HB_MAX
         && 8 * a1_bytes::<P>() <= 64 * A_BLOCKS
         && P::T <= MAX_T
+        && P::MT <= MAX_MT
         && P::M <= MAX_M
         && P::PK_BYTES >= (8 << P::M) + 2 * P::T * (P::T + 1)
+}
+
+/// Bytes of a compact row: A' then the mt identity columns, padded to a
+/// multiple of 32 bytes (whole 256-bit blocks for the row operations).
+const fn compact_bytes<P: ParameterSet>() -> usize {
+    (a1_bytes::<P>() + P::MT.div_ceil(8)).next_multiple_of(32)
 }
 
 /// Bytes of the A' part of a compact row: mt columns (+32 for f).
@@ -69,7 +81,14 @@ const A_BLOCKS: usize = 28;
 
 /// Key generation from the 32-byte seed `delta` (the only randomness).
 /// Writes `pk` (`P::PK_BYTES`) and `sk` (`P::SK_BYTES`).
-pub(crate) fn keygen_derand<P: ParameterSet>(delta: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
+// Never inlined: the backend dispatcher would otherwise hold this large
+// frame (the permutation) while calling the other backend's copy.
+#[inline(never)]
+pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
+    delta: &[u8; 32],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) {
     let (m, n, t) = (P::M, P::N, P::T);
     let nn = 1usize << m;
     let mut seed = *delta;
@@ -110,7 +129,7 @@ pub(crate) fn keygen_derand<P: ParameterSet>(delta: &[u8; 32], pk: &mut [u8], sk
         for k in 0..t {
             sk[40 + 2 * k..42 + 2 * k].copy_from_slice(&g[k].to_le_bytes());
         }
-        let Some(pivots) = pk_gen::<P>(pk, &g[..=t], pi, &mut sk[40 + 2 * t..s_off]) else {
+        let Some(pivots) = pk_gen::<P, B>(pk, &g[..=t], pi, &mut sk[40 + 2 * t..s_off]) else {
             continue;
         };
         sk[32..40].copy_from_slice(&pivots.to_le_bytes());
@@ -221,6 +240,7 @@ struct ColGen<const NB: usize> {
 impl<const NB: usize> ColGen<NB> {
     /// An empty generator (initialised in place by the caller's `let`, so
     /// the large arrays are never copied).
+    #[inline(always)]
     fn empty() -> Self {
         Self {
             m: 0,
@@ -305,21 +325,11 @@ fn extract(words: &[u64], off: usize, nbits: usize, out: &mut [u8]) {
     }
 }
 
-/// `dst ^= src & mask` bytewise.
-#[inline(always)]
-fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
-    // CT: opaque mask, so the compiler cannot skip the loop when it is 0.
-    let mask = core::hint::black_box(mask);
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= s & mask;
-    }
-}
-
 /// Public-key generation from the Goppa polynomial `g` (t+1 coefficients,
 /// monic) and the sort keys already in `pk[..8 * 2^m]`. Fills `pi`, the
 /// control bits `cond` and the whole `pk`. Returns the pivot word `c`, or
 /// `None` when the reference would retry.
-fn pk_gen<P: ParameterSet>(
+fn pk_gen<P: ParameterSet, B: Backend>(
     pk: &mut [u8],
     g: &[u16],
     pi: &mut [u16],
@@ -328,7 +338,7 @@ fn pk_gen<P: ParameterSet>(
     let (m, mt) = (P::M, P::MT);
     let nn = 1usize << m;
     // 1. Sort (perm[i] << 31 | i); equal perm values mean retry.
-    sort_u64_le(&mut pk[..8 * nn]);
+    B::sort_u64(&mut pk[..8 * nn]);
     let get = |b: &[u8], i: usize| {
         let mut a = [0u8; 8];
         a.copy_from_slice(&b[8 * i..8 * i + 8]);
@@ -352,7 +362,7 @@ fn pk_gen<P: ParameterSet>(
     // 2. Compact [A' | I] at the back of pk.
     let a1 = a1_bytes::<P>();
     let ab = mt.div_ceil(8);
-    let w = a1 + ab;
+    let w = compact_bytes::<P>();
     let e0 = P::PK_BYTES - mt * w;
     {
         let compact = &mut pk[e0..];
@@ -371,9 +381,9 @@ fn pk_gen<P: ParameterSet>(
         }
     }
     // 3. Gauss-Jordan elimination (reference pivoting), f-variant moves.
-    let pivots = eliminate::<P>(&mut pk[e0..], pi)?;
+    let pivots = eliminate::<P, B>(&mut pk[e0..], pi)?;
     // 4. Control bits of the final permutation, with scratch at the front.
-    if !controlbits_phase(cond, pi, m, &mut pk[..e0]) {
+    if !controlbits_phase::<B>(cond, pi, m, &mut pk[..e0]) {
         return None;
     }
     // 5. A^-1 row r -> last ab bytes of pk row r (ascending order is safe:
@@ -384,40 +394,56 @@ fn pk_gen<P: ParameterSet>(
         let dst = (r + 1) * rb - ab;
         pk.copy_within(src..src + ab, dst);
     }
-    heads::<P>(pk, pi, g);
-    tails::<P>(pk, pi, g);
+    heads::<P, B>(pk, pi, g);
+    tails::<P, B>(pk, pi, g);
     Some(pivots)
 }
 
 #[inline(never)]
-fn controlbits_phase(cond: &mut [u8], pi: &[u16], m: usize, scratch: &mut [u8]) -> bool {
+fn controlbits_phase<B: Backend>(
+    cond: &mut [u8],
+    pi: &[u16],
+    m: usize,
+    scratch: &mut [u8],
+) -> bool {
     let mut check = [0u16; 1 << MAX_M];
-    let ok = benes::controlbits(cond, pi, m, scratch, &mut check[..pi.len()]);
+    let ok = benes::controlbits::<B>(cond, pi, m, scratch, &mut check[..pi.len()]);
     zeroize::Zeroize::zeroize(&mut check);
     ok
 }
 
 /// Gauss–Jordan on the compact rows (`w` bytes each: A' then I).
 #[inline(never)]
-fn eliminate<P: ParameterSet>(c: &mut [u8], pi: &mut [u16]) -> Option<u64> {
+fn eliminate<P: ParameterSet, B: Backend>(c: &mut [u8], pi: &mut [u16]) -> Option<u64> {
     let mt = P::MT;
-    let a1 = a1_bytes::<P>();
-    let w = a1 + mt.div_ceil(8);
+    let w = compact_bytes::<P>();
     let mut pivots = 0xFFFF_FFFFu64;
     let mut fail = 0u8;
+    let mut masks = [0u8; MAX_MT];
     for row in 0..mt {
         if P::SEMI && row == mt - 32 {
             pivots = mov_columns::<P>(c, pi, w)?;
         }
         let (byte, bit) = (row / 8, row % 8);
-        // Make the pivot 1: add later rows whose pivot-column bit differs.
-        for k in row + 1..mt {
-            let (top, bot) = c.split_at_mut(k * w);
-            let dst = &mut top[row * w..row * w + w];
-            let src = &bot[..w];
-            // CT: mask from matrix bits.
-            let mask = (((dst[byte] ^ src[byte]) >> bit) & 1).wrapping_neg();
-            xor_masked(&mut dst[byte..], &src[byte..], mask);
+        // Row operations start at the 32-byte block holding the pivot
+        // column: the columns before it are zero in every source row.
+        let blk = byte & !31;
+        // Make the pivot 1: if it is 0, add the first later row with a 1
+        // there. (Any invertible row operations give the same reduced
+        // form [I | A^-1], and the same f-variant window; see the module
+        // docs.) The masks come from the pivot column alone, then all
+        // selected rows are summed in one pass.
+        let mut cur = (c[row * w + byte] >> bit) & 1;
+        for (k, mk) in (row + 1..mt).zip(masks.iter_mut()) {
+            let sb = (c[k * w + byte] >> bit) & 1;
+            // CT: bit arithmetic on matrix bits.
+            *mk = (sb & (cur ^ 1)).wrapping_neg();
+            cur |= sb;
+        }
+        if row + 1 < mt {
+            let (top, bot) = c.split_at_mut((row + 1) * w);
+            let dst = &mut top[row * w + blk..(row + 1) * w];
+            B::xor_rows_masked(dst, &bot[blk..], w, &masks[..mt - row - 1]);
         }
         fail |= ((c[row * w + byte] >> bit) & 1) ^ 1;
         // Declassified: "not systematic" means retry (reference behaviour;
@@ -438,9 +464,10 @@ fn eliminate<P: ParameterSet>(c: &mut [u8], pi: &mut [u16]) -> Option<u64> {
                 (&mut bot[..w], &top[row * w..row * w + w])
             };
             let mask = ((dst[byte] >> bit) & 1).wrapping_neg();
-            xor_masked(&mut dst[byte..], &src[byte..], mask);
+            B::xor_masked(&mut dst[blk..], &src[blk..], mask);
         }
     }
+    zeroize::Zeroize::zeroize(&mut masks);
     Some(pivots)
 }
 
@@ -538,7 +565,7 @@ fn mov_columns<P: ParameterSet>(c: &mut [u8], pi: &mut [u16], w: usize) -> Optio
 
 /// Phase 5: `T[:, 0..8hb] = A^-1 H[:, mt..mt+8hb]` into the row heads.
 #[inline(never)]
-fn heads<P: ParameterSet>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
+fn heads<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
     let (m, mt, n) = (P::M, P::MT, P::N);
     let rb = P::ROW_BYTES;
     let ab = mt.div_ceil(8);
@@ -555,24 +582,26 @@ fn heads<P: ParameterSet>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
             rows[b][..hb].copy_from_slice(bits);
         });
         let k0 = i * m;
+        let mut masks = [0u8; MAX_M];
         for r in 0..mt {
             let row = &mut pk[r * rb..(r + 1) * rb];
             let (head, tail) = row.split_at_mut(rb - ab);
             let ainv = &tail[..ab];
-            for (b, src) in rows[..m].iter().enumerate() {
+            for (b, mk) in masks[..m].iter_mut().enumerate() {
                 let k = k0 + b;
                 // CT: mask from a bit of A^-1.
-                let mask = ((ainv[k / 8] >> (k % 8)) & 1).wrapping_neg();
-                xor_masked(&mut head[..hb], &src[..hb], mask);
+                *mk = ((ainv[k / 8] >> (k % 8)) & 1).wrapping_neg();
             }
+            B::xor_rows_masked(&mut head[..hb], rows.as_flattened(), HB_MAX, &masks[..m]);
         }
+        zeroize::Zeroize::zeroize(&mut masks);
     }
     zeroize::Zeroize::zeroize(rows.as_flattened_mut());
 }
 
 /// Phase 6: the last `(n - mt) - 8hb` columns of T, in row batches.
 #[inline(never)]
-fn tails<P: ParameterSet>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
+fn tails<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
     const R: usize = 64;
     let (m, mt, n) = (P::M, P::MT, P::N);
     let rb = P::ROW_BYTES;
@@ -597,16 +626,18 @@ fn tails<P: ParameterSet>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
                 rows[b][..tb].copy_from_slice(bits);
             });
             let k0 = i * m;
+            let mut masks = [0u8; MAX_M];
             for r in r0..r1 {
                 let ainv = &pk[(r + 1) * rb - ab..(r + 1) * rb];
                 let a = &mut acc[r - r0];
-                for (b, src) in rows[..m].iter().enumerate() {
+                for (b, mk) in masks[..m].iter_mut().enumerate() {
                     let k = k0 + b;
                     // CT: mask from a bit of A^-1.
-                    let mask = ((ainv[k / 8] >> (k % 8)) & 1).wrapping_neg();
-                    xor_masked(&mut a[..tb], &src[..tb], mask);
+                    *mk = ((ainv[k / 8] >> (k % 8)) & 1).wrapping_neg();
                 }
+                B::xor_rows_masked(&mut a[..tb], rows.as_flattened(), TB_MAX, &masks[..m]);
             }
+            zeroize::Zeroize::zeroize(&mut masks);
         }
         for r in r0..r1 {
             pk[r * rb + hb..(r + 1) * rb].copy_from_slice(&acc[r - r0][..tb]);

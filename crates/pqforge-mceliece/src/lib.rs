@@ -29,6 +29,15 @@
 //! `keygen` module source), so no operation needs a heap, and every
 //! operation's stack stays below 64 KB.
 //!
+//! # Backends
+//!
+//! On x86_64 with AVX2 (detected at run time, once per call) key
+//! generation and encapsulation use 256-bit kernels for the masked row
+//! operations, the inner products and the sorting networks; elsewhere, or
+//! when built with `--cfg pqforge_backend="portable"`, the portable 64-bit
+//! code runs. Both give identical bytes (`tests/backends.rs`).
+//! Decapsulation has one portable, bitsliced code path (additive FFT).
+//!
 //! # Constant time
 //!
 //! Secret-dependent data never selects a branch or a memory address. The
@@ -56,14 +65,17 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+mod backend;
 mod benes;
 mod dynkem;
+mod fft;
 mod gf;
 mod kem;
 mod keygen;
 mod params;
 mod sort;
 
+pub use backend::testing;
 pub use dynkem::*;
 pub use params::*;
 use pqforge_core::{CryptoRng, Error, Status, check_len};
@@ -82,7 +94,7 @@ pub fn keygen<P: ParameterSet, R: CryptoRng + ?Sized>(
     check_len("secret key buffer", P::SK_BYTES, sk.len())?;
     let mut delta = [0u8; 32];
     rng.fill_bytes(&mut delta);
-    keygen::keygen_derand::<P>(&delta, pk, sk);
+    backend::keygen_derand::<P>(&delta, pk, sk);
     zeroize::Zeroize::zeroize(&mut delta);
     Ok(())
 }
@@ -98,7 +110,7 @@ pub fn keygen_derand<P: ParameterSet>(
 ) -> Result<(), Error> {
     check_len("public key buffer", P::PK_BYTES, pk.len())?;
     check_len("secret key buffer", P::SK_BYTES, sk.len())?;
-    keygen::keygen_derand::<P>(delta, pk, sk);
+    backend::keygen_derand::<P>(delta, pk, sk);
     Ok(())
 }
 
@@ -118,7 +130,7 @@ pub fn encaps<P: ParameterSet, R: CryptoRng + ?Sized>(
 ) -> Result<(), Error> {
     check_len("public key", P::PK_BYTES, pk.len())?;
     check_len("ciphertext buffer", P::CT_BYTES, ct.len())?;
-    kem::encaps::<P, R>(rng, pk, ct, ss)
+    backend::encaps::<P, R>(rng, pk, ct, ss)
 }
 
 /// Decapsulates `ct` with `sk` into `ss`. Never fails for a correctly sized
@@ -151,7 +163,7 @@ pub fn keygen_boxed<P: ParameterSet, R: CryptoRng + ?Sized>(
     let mut sk = zeroize::Zeroizing::new(alloc::vec![0u8; P::SK_BYTES].into_boxed_slice());
     let mut delta = [0u8; 32];
     rng.fill_bytes(&mut delta);
-    keygen::keygen_derand::<P>(&delta, &mut pk, &mut sk);
+    backend::keygen_derand::<P>(&delta, &mut pk, &mut sk);
     zeroize::Zeroize::zeroize(&mut delta);
     (pk, sk)
 }

@@ -1,0 +1,401 @@
+//! AVX2 backend (x86_64): masked row operations and sorting networks in
+//! 256-bit registers.
+//!
+//! Key generation is instantiated with [`Avx2`] inside a
+//! `#[target_feature(enable = "avx2")]` entry point, so the whole call
+//! tree is compiled for AVX2 and the kernels inline. The only way in is a
+//! [`Token`], which exists only after run-time detection succeeded.
+//!
+//! Sorting: the bitonic network in its direction-free form (each merge of
+//! size k first compares `i` with the mirrored `k - 1 - i`, then runs
+//! ascending half-cleaners), which sorts exactly like the portable
+//! network's compare-exchanges: both produce the sorted sequence, and
+//! sorting is a function of the input. Distances of a whole register and
+//! more pair two registers; the smaller ones permute lanes inside one
+//! register. Compare-exchange is `min`/`max` (u32) or a 64-bit compare and
+//! blend (u64): no branch, no data-dependent address.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cmpgt_epi64,
+    _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epu32, _mm256_permute4x64_epi64,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256,
+};
+
+use super::{Backend, Portable};
+use crate::ParameterSet;
+
+/// Proof that the CPU supports AVX2 (obtained only from [`Token::get`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Token(());
+
+impl Token {
+    /// The token, if this CPU (and OS) supports AVX2.
+    #[inline]
+    pub(crate) fn get() -> Option<Self> {
+        pqforge_core::cpu::avx2().then_some(Token(()))
+    }
+}
+
+/// The AVX2 kernels. Invariant: its methods run only inside the
+/// `target_feature(enable = "avx2")` entry points below (reached through a
+/// [`Token`]).
+pub(crate) struct Avx2;
+
+impl Backend for Avx2 {
+    #[inline(always)]
+    fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { xor_masked(dst, src, mask) }
+    }
+    #[inline(always)]
+    fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { xor_rows_masked(dst, src, stride, masks) }
+    }
+    #[inline(always)]
+    fn and_fold(a: &[u8], b: &[u8]) -> u64 {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { and_fold(a, b) }
+    }
+    #[inline(always)]
+    fn sort_u32(buf: &mut [u8]) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { sort::<U32x8>(buf) }
+    }
+    #[inline(always)]
+    fn sort_u64(buf: &mut [u8]) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { sort::<U64x4>(buf) }
+    }
+}
+
+/// Key generation on AVX2.
+pub(crate) fn keygen_derand<P: ParameterSet>(
+    _t: Token,
+    delta: &[u8; 32],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) {
+    // SAFETY: the token proves AVX2 support.
+    unsafe { keygen_avx2::<P>(delta, pk, sk) }
+}
+
+#[target_feature(enable = "avx2")]
+fn keygen_avx2<P: ParameterSet>(delta: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
+    crate::keygen::keygen_derand::<P, Avx2>(delta, pk, sk);
+}
+
+/// Encapsulation on AVX2.
+pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
+    _t: Token,
+    rng: &mut R,
+    pk: &[u8],
+    ct: &mut [u8],
+    ss: &mut [u8; 32],
+) -> Result<(), pqforge_core::Error> {
+    // SAFETY: the token proves AVX2 support.
+    unsafe { encaps_avx2::<P, R>(rng, pk, ct, ss) }
+}
+
+#[target_feature(enable = "avx2")]
+fn encaps_avx2<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
+    rng: &mut R,
+    pk: &[u8],
+    ct: &mut [u8],
+    ss: &mut [u8; 32],
+) -> Result<(), pqforge_core::Error> {
+    crate::kem::encaps::<P, R, Avx2>(rng, pk, ct, ss)
+}
+
+/// Sorts `w`-byte words (4 or 8) on AVX2 (tests; the caller checked AVX2
+/// support and the power-of-two length).
+pub(crate) fn sort_checked(buf: &mut [u8], w: usize) {
+    if Token::get().is_none() {
+        return;
+    }
+    // SAFETY: AVX2 support was checked above.
+    unsafe {
+        if w == 4 {
+            sort::<U32x8>(buf);
+        } else {
+            sort::<U64x4>(buf);
+        }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn ld(buf: &[u8], off: usize) -> __m256i {
+    let s = &buf[off..off + 32];
+    // SAFETY: `s` has 32 readable bytes; unaligned load.
+    unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn st(buf: &mut [u8], off: usize, v: __m256i) {
+    let s = &mut buf[off..off + 32];
+    // SAFETY: `s` has 32 writable bytes; unaligned store.
+    unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), v) }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
+    let len = dst.len().min(src.len());
+    // CT: opaque mask, so the compiler cannot skip the loop when it is 0.
+    let mask = core::hint::black_box(mask);
+    let m = _mm256_set1_epi8(mask as i8);
+    let mut i = 0;
+    while i + 32 <= len {
+        let v = _mm256_xor_si256(ld(dst, i), _mm256_and_si256(ld(src, i), m));
+        st(dst, i, v);
+        i += 32;
+    }
+    Portable::xor_masked(&mut dst[i..len], &src[i..len], mask);
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]) {
+    let len = dst.len();
+    let mut j = 0;
+    while j + 64 <= len {
+        let (mut a0, mut a1) = (ld(dst, j), ld(dst, j + 32));
+        for (b, &mk) in masks.iter().enumerate() {
+            let m = _mm256_set1_epi8(mk as i8);
+            let o = b * stride + j;
+            a0 = _mm256_xor_si256(a0, _mm256_and_si256(ld(src, o), m));
+            a1 = _mm256_xor_si256(a1, _mm256_and_si256(ld(src, o + 32), m));
+        }
+        st(dst, j, a0);
+        st(dst, j + 32, a1);
+        j += 64;
+    }
+    while j + 32 <= len {
+        let mut a = ld(dst, j);
+        for (b, &mk) in masks.iter().enumerate() {
+            let m = _mm256_set1_epi8(mk as i8);
+            a = _mm256_xor_si256(a, _mm256_and_si256(ld(src, b * stride + j), m));
+        }
+        st(dst, j, a);
+        j += 32;
+    }
+    if j < len {
+        for (b, &mk) in masks.iter().enumerate() {
+            Portable::xor_masked(&mut dst[j..], &src[b * stride + j..b * stride + len], mk);
+        }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn and_fold(a: &[u8], b: &[u8]) -> u64 {
+    let len = a.len().min(b.len());
+    let mut acc = _mm256_setzero_si256();
+    let mut j = 0;
+    while j + 32 <= len {
+        acc = _mm256_xor_si256(acc, _mm256_and_si256(ld(a, j), ld(b, j)));
+        j += 32;
+    }
+    let mut lanes = [0u64; 4];
+    // SAFETY: `lanes` has 32 writable bytes; unaligned store.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc) };
+    lanes[0] ^ lanes[1] ^ lanes[2] ^ lanes[3] ^ Portable::and_fold(&a[j..len], &b[j..len])
+}
+
+/// One register of sort keys and the compare-exchange network pieces
+/// that stay inside it.
+trait Lanes {
+    /// Words per register.
+    const L: usize;
+    /// Bytes per word.
+    const W: usize;
+    /// Lane-wise `(min, max)`.
+    fn minmax(a: __m256i, b: __m256i) -> (__m256i, __m256i);
+    /// Lanes in reverse order.
+    fn rev(v: __m256i) -> __m256i;
+    /// Sorts the register ascending (merges of size 2..=L).
+    fn sort_in(v: __m256i) -> __m256i;
+    /// Half-cleaners of distance L/2, ..., 1 inside the register.
+    fn clean_in(v: __m256i) -> __m256i;
+}
+
+struct U32x8;
+
+/// Compare-exchange of lane `l` with lane `l ^ d` (or the mirrored lane),
+/// `t` holding the partner lanes, `$hi` the blend mask of the upper lanes.
+macro_rules! cx_in {
+    ($ty:ty, $v:expr, $t:expr, $hi:literal) => {{
+        let (mn, mx) = <$ty>::minmax($v, $t);
+        _mm256_blend_epi32::<$hi>(mn, mx)
+    }};
+}
+
+impl Lanes for U32x8 {
+    const L: usize = 8;
+    const W: usize = 4;
+    #[inline(always)]
+    fn minmax(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: only reached from AVX2 code (invariant on `Avx2`).
+        unsafe { (mm_u32(a, b, true), mm_u32(a, b, false)) }
+    }
+    #[inline(always)]
+    fn rev(v: __m256i) -> __m256i {
+        // SAFETY: as above.
+        unsafe { rev_u32(v) }
+    }
+    #[inline(always)]
+    fn sort_in(v: __m256i) -> __m256i {
+        // SAFETY: as above.
+        unsafe { sort_in_u32(v) }
+    }
+    #[inline(always)]
+    fn clean_in(v: __m256i) -> __m256i {
+        // SAFETY: as above.
+        unsafe { clean_in_u32(v) }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mm_u32(a: __m256i, b: __m256i, min: bool) -> __m256i {
+    if min {
+        _mm256_min_epu32(a, b)
+    } else {
+        _mm256_max_epu32(a, b)
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rev_u32(v: __m256i) -> __m256i {
+    _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0))
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn clean_in_u32(v: __m256i) -> __m256i {
+    let v = cx_in!(U32x8, v, _mm256_permute4x64_epi64::<0x4E>(v), 0xF0); // d = 4
+    let v = cx_in!(U32x8, v, _mm256_shuffle_epi32::<0x4E>(v), 0xCC); // d = 2
+    cx_in!(U32x8, v, _mm256_shuffle_epi32::<0xB1>(v), 0xAA) // d = 1
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sort_in_u32(v: __m256i) -> __m256i {
+    let v = cx_in!(U32x8, v, _mm256_shuffle_epi32::<0xB1>(v), 0xAA); // k = 2
+    let v = cx_in!(U32x8, v, _mm256_shuffle_epi32::<0x1B>(v), 0xCC); // k = 4: mirror
+    let v = cx_in!(U32x8, v, _mm256_shuffle_epi32::<0xB1>(v), 0xAA);
+    let v = cx_in!(U32x8, v, rev_u32(v), 0xF0); // k = 8: mirror
+    let v = cx_in!(U32x8, v, _mm256_shuffle_epi32::<0x4E>(v), 0xCC);
+    cx_in!(U32x8, v, _mm256_shuffle_epi32::<0xB1>(v), 0xAA)
+}
+
+struct U64x4;
+
+impl Lanes for U64x4 {
+    const L: usize = 4;
+    const W: usize = 8;
+    #[inline(always)]
+    fn minmax(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: only reached from AVX2 code (invariant on `Avx2`).
+        unsafe { mm_u64(a, b) }
+    }
+    #[inline(always)]
+    fn rev(v: __m256i) -> __m256i {
+        // SAFETY: as above.
+        unsafe { rev_u64(v) }
+    }
+    #[inline(always)]
+    fn sort_in(v: __m256i) -> __m256i {
+        // SAFETY: as above.
+        unsafe { sort_in_u64(v) }
+    }
+    #[inline(always)]
+    fn clean_in(v: __m256i) -> __m256i {
+        // SAFETY: as above.
+        unsafe { clean_in_u64(v) }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mm_u64(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // Unsigned compare as a signed one on words with the top bit flipped.
+    let s = _mm256_set1_epi64x(i64::MIN);
+    let gt = _mm256_cmpgt_epi64(_mm256_xor_si256(a, s), _mm256_xor_si256(b, s));
+    (_mm256_blendv_epi8(a, b, gt), _mm256_blendv_epi8(b, a, gt))
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rev_u64(v: __m256i) -> __m256i {
+    _mm256_permute4x64_epi64::<0x1B>(v)
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn clean_in_u64(v: __m256i) -> __m256i {
+    let v = cx_in!(U64x4, v, _mm256_permute4x64_epi64::<0x4E>(v), 0xF0); // d = 2
+    cx_in!(U64x4, v, _mm256_permute4x64_epi64::<0xB1>(v), 0xCC) // d = 1
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sort_in_u64(v: __m256i) -> __m256i {
+    let v = cx_in!(U64x4, v, _mm256_permute4x64_epi64::<0xB1>(v), 0xCC); // k = 2
+    let v = cx_in!(U64x4, v, rev_u64(v), 0xF0); // k = 4: mirror
+    cx_in!(U64x4, v, _mm256_permute4x64_epi64::<0xB1>(v), 0xCC)
+}
+
+/// Sorts the little-endian words of `buf` ascending (power-of-two count).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sort<V: Lanes>(buf: &mut [u8]) {
+    let (l, w) = (V::L, V::W);
+    let n = buf.len() / w;
+    debug_assert!(n.is_power_of_two() && buf.len() == n * w);
+    if n < 2 * l {
+        if w == 4 {
+            Portable::sort_u32(buf);
+        } else {
+            Portable::sort_u64(buf);
+        }
+        return;
+    }
+    let rb = 32; // bytes per register
+    for off in (0..n * w).step_by(rb) {
+        st(buf, off, V::sort_in(ld(buf, off)));
+    }
+    let mut k = 2 * l;
+    while k <= n {
+        // Merge: mirror stage, then half-cleaners down to one register.
+        for blk in (0..n).step_by(k) {
+            for i in (0..k / 2).step_by(l) {
+                let (a, b) = ((blk + i) * w, (blk + k - l - i) * w);
+                let (mn, mx) = V::minmax(ld(buf, a), V::rev(ld(buf, b)));
+                st(buf, a, mn);
+                st(buf, b, V::rev(mx));
+            }
+        }
+        let mut j = k / 4;
+        while j >= l {
+            for blk in (0..n).step_by(2 * j) {
+                for i in (0..j).step_by(l) {
+                    let (a, b) = ((blk + i) * w, (blk + i + j) * w);
+                    let (mn, mx) = V::minmax(ld(buf, a), ld(buf, b));
+                    st(buf, a, mn);
+                    st(buf, b, mx);
+                }
+            }
+            j /= 2;
+        }
+        for off in (0..n * w).step_by(rb) {
+            st(buf, off, V::clean_in(ld(buf, off)));
+        }
+        k *= 2;
+    }
+}

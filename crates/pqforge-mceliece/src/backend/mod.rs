@@ -1,0 +1,221 @@
+//! Kernels of key generation behind a backend trait, and the run-time
+//! backend choice (once per public call).
+//!
+//! On x86_64 (unless built with `--cfg pqforge_backend="portable"`) key
+//! generation runs on the AVX2 backend when the CPU has AVX2: the masked
+//! row operations of the Gaussian elimination and of the public-key
+//! product, and the sorting networks, in 256-bit registers. Every backend
+//! computes bit-identical results; `portable` is the reference
+//! (`tests/backends.rs` compares them).
+
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+pub(crate) mod avx2;
+
+use crate::ParameterSet;
+use crate::sort::{sort_u32_le, sort_u64_le};
+
+/// The kernels a backend provides. Byte buffers carry little-endian words
+/// (they live in the caller's public-key buffer: no alignment).
+pub(crate) trait Backend {
+    /// `dst ^= src & mask` bytewise (`mask` is 0 or 0xFF), over the
+    /// shorter of the two lengths.
+    fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8);
+    /// `dst ^= src_0 & masks[0] ^ src_1 & masks[1] ^ ...` bytewise, with
+    /// `src_b = src[b * stride..][..dst.len()]` and every mask 0 or 0xFF
+    /// (the destination stays in registers across the sources).
+    fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]);
+    /// XOR of the 64-bit little-endian words of `a & b` (zero-padded; the
+    /// parity of the result is the inner product over GF(2)).
+    fn and_fold(a: &[u8], b: &[u8]) -> u64;
+    /// Sorts the little-endian `u32` words of `buf` ascending (constant
+    /// time; the word count is a power of two).
+    fn sort_u32(buf: &mut [u8]);
+    /// Sorts the little-endian `u64` words of `buf` ascending (constant
+    /// time; the word count is a power of two).
+    fn sort_u64(buf: &mut [u8]);
+}
+
+/// The portable reference backend (64-bit words).
+pub(crate) struct Portable;
+
+impl Backend for Portable {
+    #[inline(always)]
+    fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
+        // CT: opaque mask, so the compiler cannot skip the loop when it is 0.
+        let m8 = core::hint::black_box(mask);
+        let m = u64::from(m8) * 0x0101_0101_0101_0101;
+        let len = dst.len().min(src.len());
+        let (dst, src) = (&mut dst[..len], &src[..len]);
+        let mut d = dst.chunks_exact_mut(8);
+        let mut s = src.chunks_exact(8);
+        for (x, y) in (&mut d).zip(&mut s) {
+            let mut a = [0u8; 8];
+            let mut b = [0u8; 8];
+            a.copy_from_slice(x);
+            b.copy_from_slice(y);
+            let v = u64::from_le_bytes(a) ^ (u64::from_le_bytes(b) & m);
+            x.copy_from_slice(&v.to_le_bytes());
+        }
+        for (x, y) in d.into_remainder().iter_mut().zip(s.remainder()) {
+            *x ^= y & m8;
+        }
+    }
+
+    #[inline(always)]
+    fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]) {
+        let len = dst.len();
+        for (b, &mk) in masks.iter().enumerate() {
+            Self::xor_masked(dst, &src[b * stride..b * stride + len], mk);
+        }
+    }
+
+    #[inline(always)]
+    fn and_fold(a: &[u8], b: &[u8]) -> u64 {
+        let mut acc = 0u64;
+        let mut ac = a.chunks_exact(8);
+        let mut bc = b.chunks_exact(8);
+        for (x, y) in (&mut ac).zip(&mut bc) {
+            let mut p = [0u8; 8];
+            let mut q = [0u8; 8];
+            p.copy_from_slice(x);
+            q.copy_from_slice(y);
+            acc ^= u64::from_le_bytes(p) & u64::from_le_bytes(q);
+        }
+        for (x, y) in ac.remainder().iter().zip(bc.remainder()) {
+            acc ^= u64::from(x & y);
+        }
+        acc
+    }
+
+    #[inline]
+    fn sort_u32(buf: &mut [u8]) {
+        sort_u32_le(buf);
+    }
+
+    #[inline]
+    fn sort_u64(buf: &mut [u8]) {
+        sort_u64_le(buf);
+    }
+}
+
+/// Key generation (see `keygen::keygen_derand`) on the best backend.
+pub(crate) fn keygen_derand<P: ParameterSet>(delta: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if let Some(t) = avx2::Token::get() {
+        return avx2::keygen_derand::<P>(t, delta, pk, sk);
+    }
+    crate::keygen::keygen_derand::<P, Portable>(delta, pk, sk);
+}
+
+/// Encapsulation (see `kem::encaps`) on the best backend.
+pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
+    rng: &mut R,
+    pk: &[u8],
+    ct: &mut [u8],
+    ss: &mut [u8; 32],
+) -> Result<(), pqforge_core::Error> {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if let Some(t) = avx2::Token::get() {
+        return avx2::encaps::<P, R>(t, rng, pk, ct, ss);
+    }
+    crate::kem::encaps::<P, R, Portable>(rng, pk, ct, ss)
+}
+
+/// Backend names for the differential tests.
+#[doc(hidden)]
+pub mod testing {
+    use crate::ParameterSet;
+
+    /// The backends this build and CPU can run, portable first.
+    #[must_use]
+    pub fn available() -> &'static [&'static str] {
+        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+        if super::avx2::Token::get().is_some() {
+            return &["portable", "avx2"];
+        }
+        &["portable"]
+    }
+
+    /// Key generation on the named backend; `false` if it is not
+    /// available here. `pk` and `sk` must have the exact sizes.
+    pub fn keygen_derand<P: ParameterSet>(
+        backend: &str,
+        delta: &[u8; 32],
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> bool {
+        if pk.len() != P::PK_BYTES || sk.len() != P::SK_BYTES {
+            return false;
+        }
+        match backend {
+            "portable" => {
+                crate::keygen::keygen_derand::<P, super::Portable>(delta, pk, sk);
+                true
+            }
+            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+            "avx2" => match super::avx2::Token::get() {
+                Some(t) => {
+                    super::avx2::keygen_derand::<P>(t, delta, pk, sk);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Encapsulation on the named backend (`None` if unavailable).
+    ///
+    /// # Errors
+    /// As [`crate::encaps`].
+    pub fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
+        backend: &str,
+        rng: &mut R,
+        pk: &[u8],
+        ct: &mut [u8],
+        ss: &mut [u8; 32],
+    ) -> Option<Result<(), pqforge_core::Error>> {
+        let lens = pqforge_core::check_len("public key", P::PK_BYTES, pk.len()).and(
+            pqforge_core::check_len("ciphertext buffer", P::CT_BYTES, ct.len()),
+        );
+        if let Err(e) = lens {
+            return Some(Err(e));
+        }
+        match backend {
+            "portable" => Some(crate::kem::encaps::<P, R, super::Portable>(rng, pk, ct, ss)),
+            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+            "avx2" => {
+                super::avx2::Token::get().map(|t| super::avx2::encaps::<P, R>(t, rng, pk, ct, ss))
+            }
+            _ => None,
+        }
+    }
+
+    /// Sorts little-endian `u32` words on the named backend (`false` if
+    /// unavailable or the word count is not a power of two).
+    pub fn sort_u32(backend: &str, buf: &mut [u8]) -> bool {
+        sort(backend, buf, 4)
+    }
+
+    /// Sorts little-endian `u64` words on the named backend.
+    pub fn sort_u64(backend: &str, buf: &mut [u8]) -> bool {
+        sort(backend, buf, 8)
+    }
+
+    fn sort(backend: &str, buf: &mut [u8], w: usize) -> bool {
+        use super::Backend;
+        if !buf.len().is_multiple_of(w) || !(buf.len() / w).is_power_of_two() {
+            return false;
+        }
+        match (backend, w) {
+            ("portable", 4) => super::Portable::sort_u32(buf),
+            ("portable", _) => super::Portable::sort_u64(buf),
+            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+            ("avx2", _) if super::avx2::Token::get().is_some() => {
+                super::avx2::sort_checked(buf, w);
+            }
+            _ => return false,
+        }
+        true
+    }
+}

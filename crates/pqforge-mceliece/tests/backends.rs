@@ -1,0 +1,98 @@
+//! Every SIMD backend against the portable reference: key generation and
+//! encapsulation byte for byte, and the sorting networks on random words.
+//! (Decapsulation has one portable code path.) Nothing to compare when the
+//! CPU or the build (`--cfg pqforge_backend="portable"`) offers no SIMD
+//! backend.
+
+use pqforge_core::KatRng;
+use pqforge_core::kat::KatSource;
+use pqforge_mceliece::testing::{self, available};
+use pqforge_mceliece::*;
+
+fn keygen_same<P: ParameterSet>(seeds: &[[u8; 32]]) {
+    let mut pk0 = vec![0u8; P::PK_BYTES];
+    let mut sk0 = vec![0u8; P::SK_BYTES];
+    let mut pk1 = vec![0u8; P::PK_BYTES];
+    let mut sk1 = vec![0u8; P::SK_BYTES];
+    for seed in seeds {
+        assert!(testing::keygen_derand::<P>(
+            "portable", seed, &mut pk0, &mut sk0
+        ));
+        for &b in &available()[1..] {
+            assert!(testing::keygen_derand::<P>(b, seed, &mut pk1, &mut sk1));
+            assert!(pk0 == pk1, "{} {b}: public key differs", P::NAME);
+            assert!(sk0 == sk1, "{} {b}: secret key differs", P::NAME);
+            let mut ct0 = vec![0u8; P::CT_BYTES];
+            let mut ct1 = vec![0u8; P::CT_BYTES];
+            let (mut k0, mut k1) = ([0u8; 32], [0u8; 32]);
+            let mut r0 = KatSource::new(KatRng::NistDrbg, &[seed[0]; 48]);
+            let mut r1 = KatSource::new(KatRng::NistDrbg, &[seed[0]; 48]);
+            testing::encaps::<P, _>("portable", &mut r0, &pk0, &mut ct0, &mut k0)
+                .expect("portable")
+                .expect("encaps");
+            testing::encaps::<P, _>(b, &mut r1, &pk0, &mut ct1, &mut k1)
+                .expect("available")
+                .expect("encaps");
+            assert_eq!(ct0, ct1, "{} {b}: ciphertext differs", P::NAME);
+            assert_eq!(k0, k1, "{} {b}: shared secret differs", P::NAME);
+            let mut k2 = [0u8; 32];
+            decaps::<P>(&sk0, &ct0, &mut k2).expect("decaps");
+            assert_eq!(k0, k2, "{}: decaps", P::NAME);
+        }
+    }
+}
+
+#[test]
+fn keygen_and_encaps_match_portable() {
+    let seeds: Vec<[u8; 32]> = (0u8..3).map(|i| [i.wrapping_mul(37) ^ 0x5A; 32]).collect();
+    keygen_same::<McEliece348864>(&seeds);
+    keygen_same::<McEliece348864f>(&seeds);
+    keygen_same::<McEliece6960119f>(&seeds[..1]);
+}
+
+#[test]
+fn sorts_match_portable() {
+    let mut s = 0x243F_6A88_85A3_08D3u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for logn in 0..=13 {
+        let n = 1usize << logn;
+        for w in [4usize, 8] {
+            // Random words, then many repeats (ties), then top bits set.
+            for kind in 0..3 {
+                let buf: Vec<u8> = (0..n)
+                    .flat_map(|_| {
+                        let v = match kind {
+                            0 => next(),
+                            1 => next() % 5,
+                            _ => next() | (1 << 63) | (1 << 31),
+                        };
+                        v.to_le_bytes()[..w].to_vec()
+                    })
+                    .collect();
+                let mut want = buf.clone();
+                assert!(if w == 4 {
+                    testing::sort_u32("portable", &mut want)
+                } else {
+                    testing::sort_u64("portable", &mut want)
+                });
+                for &b in &available()[1..] {
+                    let mut got = buf.clone();
+                    assert!(if w == 4 {
+                        testing::sort_u32(b, &mut got)
+                    } else {
+                        testing::sort_u64(b, &mut got)
+                    });
+                    assert!(
+                        got == want,
+                        "{b}: sort of {n} x {w}-byte words (kind {kind})"
+                    );
+                }
+            }
+        }
+    }
+}
