@@ -78,8 +78,9 @@ const ALLOW_CALLEE: &[(&str, &str)] = &[(
     "iterator length arithmetic (Zip/ChunksExact sizes: slice lengths, public in every pqforge API)",
 )];
 
-/// Paths not followed: they only run to report an error or abort.
-const TERMINAL: &[&str] = &[
+/// Paths not followed: they only run to report an error or abort (also
+/// used by `m4 softfloat`).
+pub(crate) const TERMINAL: &[&str] = &[
     "core::panicking::",
     "core::slice::index::",
     "core::result::unwrap_failed",

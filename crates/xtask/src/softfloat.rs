@@ -16,21 +16,9 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
 
-use crate::divscan::{self, Func};
+use crate::divscan::{self, Func, TERMINAL};
 use crate::fw::{self, Profile};
 use crate::{Fatal, Opts};
-
-/// Paths not followed: they only run to report an error or abort.
-const TERMINAL: &[&str] = &[
-    "core::panicking::",
-    "core::slice::index::",
-    "core::result::unwrap_failed",
-    "core::option::expect_failed",
-    "core::option::unwrap_failed",
-    "core::fmt::",
-    "rust_begin_unwind",
-    "cortex_m_semihosting::",
-];
 
 /// A software binary64 routine (EABI or libgcc/compiler-builtins names).
 pub(crate) fn soft_double(sym: &str) -> bool {

@@ -577,5 +577,9 @@ pub(crate) fn sign_with_seed<const N: usize, const T: usize>(
     }
     tmp.zeroize();
     s2.zeroize();
+    if !ok {
+        // No partial encoding of a rejected candidate is left behind.
+        sig.fill(0);
+    }
     ok
 }
