@@ -116,6 +116,7 @@ pub(crate) fn features(o: &Opts) -> String {
         ("hqc", cfg!(feature = "hqc")),
         ("mlkem", cfg!(feature = "mlkem")),
         ("falcon", cfg!(feature = "falcon")),
+        ("fndsa", cfg!(feature = "fndsa")),
         ("mceliece", cfg!(feature = "mceliece")),
     ];
     let on: Vec<&str> = all.iter().filter(|f| f.1).map(|f| f.0).collect();
