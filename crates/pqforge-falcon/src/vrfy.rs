@@ -27,7 +27,8 @@ const fn rev10(x: usize) -> usize {
     r
 }
 
-const fn pow_mod(mut b: u32, mut e: u32) -> u32 {
+/// b^e mod q (compile-time tables).
+pub(crate) const fn pow_mod(mut b: u32, mut e: u32) -> u32 {
     let mut r = 1u32;
     while e > 0 {
         if e & 1 != 0 {

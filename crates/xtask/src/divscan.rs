@@ -67,11 +67,6 @@ const ALLOW: &[(&str, &str)] = &[
          are public (they travel with the signature)",
     ),
     (
-        "pqforge_falcon::fndsa::mq::intt",
-        "opt-level z: 1/n mod q computed from the public degree n (pow_mod on \
-         public values; the coefficients only go through Montgomery products)",
-    ),
-    (
         "pqforge_falcon::fndsa::sign::hash_to_point",
         "HashToPoint reduces SHAKE256(nonce || mu) samples mod q: public inputs",
     ),

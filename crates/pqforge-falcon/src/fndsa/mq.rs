@@ -11,46 +11,18 @@ const R: u32 = 4091;
 /// 2^32 mod q.
 const R2: u32 = 10952;
 
-const fn rev10(x: usize) -> usize {
-    let mut r = 0;
-    let mut i = 0;
-    while i < 10 {
-        r |= ((x >> i) & 1) << (9 - i);
-        i += 1;
-    }
-    r
-}
+// The twiddle tables are those of the round-3 NTT (same root 7, same
+// bit-reversed order, same Montgomery factor R).
+use crate::vrfy::{GMB as GM, IGMB as IGM, pow_mod};
 
-const fn pow_mod(mut b: u32, mut e: u32) -> u32 {
-    let mut r = 1;
-    while e > 0 {
-        if e & 1 != 0 {
-            r = r * b % Q;
-        }
-        b = b * b % Q;
-        e >>= 1;
-    }
-    r
-}
-
-/// 7^rev10(k) * R mod q.
-static GM: [u16; 1024] = {
-    let mut t = [0u16; 1024];
-    let mut k = 0;
-    while k < 1024 {
-        t[k] = (pow_mod(7, rev10(k) as u32) * R % Q) as u16;
-        k += 1;
-    }
-    t
-};
-
-/// 7^(-rev10(k)) * R mod q (7^-1 = 7^2047).
-static IGM: [u16; 1024] = {
-    let mut t = [0u16; 1024];
-    let mut k = 0;
-    while k < 1024 {
-        t[k] = (pow_mod(pow_mod(7, 2047), rev10(k) as u32) * R % Q) as u16;
-        k += 1;
+/// NI[logn] = R / 2^logn mod q: the Montgomery factor that divides by n at
+/// the end of the inverse NTT (computed at compile time).
+const NI: [u32; 11] = {
+    let mut t = [0u32; 11];
+    let mut l = 0;
+    while l < 11 {
+        t[l] = R * pow_mod((1u32 << l) % Q, Q - 2) % Q;
+        l += 1;
     }
     t
 };
@@ -141,7 +113,7 @@ pub(crate) fn intt(a: &mut [u16], logn: u32) {
         m = hm;
     }
     // Multiply by 1/n: mmul with R/n.
-    let ni = (R * pow_mod(n as u32 % Q, Q - 2)) % Q;
+    let ni = NI[logn as usize];
     for x in &mut a[..n] {
         *x = mmul(u32::from(*x), ni) as u16;
     }
