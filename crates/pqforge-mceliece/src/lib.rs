@@ -67,6 +67,7 @@ extern crate std;
 
 mod backend;
 mod benes;
+mod bm;
 mod dynkem;
 mod fft;
 mod gf;
