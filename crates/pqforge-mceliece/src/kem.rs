@@ -56,7 +56,8 @@ pub(crate) fn check_pk_padding<P: ParameterSet>(pk: &[u8]) -> Result<(), Error> 
 
 /// Draws a random weight-t error vector exactly like the reference
 /// (`gen_e`): repeated `fill_bytes` calls, rejection sampling.
-fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(rng: &mut R, e: &mut [u8]) {
+#[inline(always)]
+fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized, B: Backend>(rng: &mut R, e: &mut [u8]) {
     let (m, n, t) = (P::M, P::N, P::T);
     let mut buf = [0u8; 4 * MAX_T];
     let mut ind = [0u16; MAX_T];
@@ -82,65 +83,32 @@ fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(rng: &mut R, e: &mut [u8]) {
         if count < t {
             continue;
         }
-        let mut eq = 0u32;
-        for i in 1..t {
-            for j in 0..i {
-                let d = u32::from(ind[i] ^ ind[j]);
-                eq |= d.wrapping_sub(1) >> 31;
+        // Repeated positions, over the full t x t square: cnt[j] counts
+        // the i with ind[i] = ind[j] (x ^ y < 2^13, so bit 15 of
+        // x ^ y - 1 is set iff x = y); every j matches itself, so the
+        // counts add up to t iff there is no repeat. Whole rows keep the
+        // inner loop aligned and vectorized, reduced once at the end.
+        let mut cnt = [0u16; MAX_T];
+        for &x in &ind[..t] {
+            for (c, &y) in cnt[..t].iter_mut().zip(&ind[..t]) {
+                *c += (x ^ y).wrapping_sub(1) >> 15;
             }
         }
+        let mut total = 0u32;
+        for c in &cnt[..t] {
+            total += u32::from(*c);
+        }
+        let eq = total ^ t as u32;
+        zeroize::Zeroize::zeroize(&mut cnt);
         // Declassified: the retry decision (a repeated position); the
         // sample is discarded.
         if declassify_val(eq) == 0 {
             break;
         }
     }
-    // e as 64-bit words: word j gets bit (v mod 64) of every v with
-    // v / 64 = j (a constant-time shift and a mask per candidate).
-    let mut bit = [0u64; MAX_T];
-    let mut hi0 = [0u64; MAX_T];
-    for ((b, h), &v) in bit.iter_mut().zip(hi0.iter_mut()).zip(&ind[..t]) {
-        // 1 << (v mod 64) from constant shifts and masks (no shift by a
-        // secret amount).
-        let mut x = 1u64;
-        for k in 0..6 {
-            // CT: opaque mask, or the compiler rebuilds the variable shift.
-            let bk = core::hint::black_box(u64::from((v >> k) & 1).wrapping_neg());
-            x ^= (x ^ (x << (1 << k))) & bk;
-        }
-        *b = x;
-        *h = u64::from(v >> 6);
-    }
-    // CT: opaque word indices: the compiler cannot tell that `h ^ j` below
-    // is small, so it cannot turn the mask into a compare and a branch.
-    let mut hi = core::hint::black_box(hi0);
-    zeroize::Zeroize::zeroize(&mut hi0);
-    for (j, chunk) in e[..n / 8].chunks_mut(8).enumerate() {
-        let mut x = 0u64;
-        for (&b, &h) in bit[..t].iter().zip(&hi[..t]) {
-            // CT: all-ones iff h == j (h ^ j < 2^32), by the sign of
-            // h ^ j - 1.
-            let same = (((h ^ j as u64).wrapping_sub(1)) as i64 >> 63) as u64;
-            x |= same & b;
-        }
-        chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
-    }
-    zeroize::Zeroize::zeroize(&mut bit);
-    zeroize::Zeroize::zeroize(&mut hi);
-    zeroize::Zeroize::zeroize(&mut buf);
+    B::set_bits(&mut e[..n / 8], &ind[..t]);
+    zeroize::Zeroize::zeroize(&mut buf[..req]);
     zeroize::Zeroize::zeroize(&mut ind);
-}
-
-/// Parity of a 64-bit word, branch-free.
-#[inline(always)]
-fn parity(mut x: u64) -> u64 {
-    x ^= x >> 32;
-    x ^= x >> 16;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    x & 1
 }
 
 /// C0 = H e with H = [I | T] (T = the public key).
@@ -163,17 +131,20 @@ fn syndrome<P: ParameterSet, B: Backend>(c0: &mut [u8], pk: &[u8], e: &[u8]) {
     if (n - mt) % 8 != 0 {
         et[rb - 1] &= (1u8 << ((n - mt) % 8)) - 1;
     }
-    c0[..P::SYND_BYTES].fill(0);
-    for r in 0..mt {
-        let acc = B::and_fold(&pk[r * rb..(r + 1) * rb], &et[..rb]);
-        let bit = parity(acc) as u8 ^ ((e[r / 8] >> (r % 8)) & 1);
-        c0[r / 8] |= bit << (r % 8);
+    // The identity part: C0 starts as the first mt bits of e.
+    c0[..P::SYND_BYTES].copy_from_slice(&e[..P::SYND_BYTES]);
+    if mt % 8 != 0 {
+        c0[P::SYND_BYTES - 1] &= (1u8 << (mt % 8)) - 1;
     }
-    zeroize::Zeroize::zeroize(&mut et);
+    B::and_parities(&pk[..mt * rb], rb, &et, c0);
+    // Only the first rb bytes were written.
+    zeroize::Zeroize::zeroize(&mut et[..rb]);
 }
 
-/// Encapsulation: writes `ct` (`P::CT_BYTES`) and `ss`.
-#[inline(never)]
+/// Encapsulation: writes `ct` (`P::CT_BYTES`) and `ss`. Inlined, so that
+/// the AVX2 entry point compiles it (and `gen_e`) for AVX2; its frame is
+/// small (~2.5 KB).
+#[inline]
 pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized, B: Backend>(
     rng: &mut R,
     pk: &[u8],
@@ -183,7 +154,7 @@ pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized, B: Backend>(
     check_pk_padding::<P>(pk)?;
     let n = P::N;
     let mut e = [0u8; MAX_N / 8];
-    gen_e::<P, R>(rng, &mut e);
+    gen_e::<P, R, B>(rng, &mut e);
     let e = &mut e[..n / 8];
     syndrome::<P, B>(&mut ct[..P::SYND_BYTES], pk, e);
     if P::PC {

@@ -24,15 +24,54 @@ pub(crate) trait Backend {
     /// `src_b = src[b * stride..][..dst.len()]` and every mask 0 or 0xFF
     /// (the destination stays in registers across the sources).
     fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]);
-    /// XOR of the 64-bit little-endian words of `a & b` (zero-padded; the
-    /// parity of the result is the inner product over GF(2)).
-    fn and_fold(a: &[u8], b: &[u8]) -> u64;
+    /// Inner products over GF(2): for every `rb`-byte row `r` of `rows`,
+    /// flips bit `r` of `out` (LSB-first) when `row_r & v[..rb]` has odd
+    /// weight. `v` is zero from byte `rb` on and has at least
+    /// `rb.next_multiple_of(32)` bytes (vector loads may run past a row;
+    /// the zero bytes cancel whatever they read).
+    fn and_parities(rows: &[u8], rb: usize, v: &[u8], out: &mut [u8]);
+    /// Writes into `e` (zeroed first) the bits at the positions `pos`
+    /// (each below `8 * e.len()`, at most [`MAX_T`] of them), in constant
+    /// time: no branch or address depends on a position.
+    fn set_bits(e: &mut [u8], pos: &[u16]);
     /// Sorts the little-endian `u32` words of `buf` ascending (constant
     /// time; the word count is a power of two).
     fn sort_u32(buf: &mut [u8]);
     /// Sorts the little-endian `u64` words of `buf` ascending (constant
     /// time; the word count is a power of two).
     fn sort_u64(buf: &mut [u8]);
+}
+
+/// Parity of a 64-bit word, branch-free.
+#[inline(always)]
+pub(crate) fn parity64(mut x: u64) -> u64 {
+    x ^= x >> 32;
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x ^= x >> 4;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    x & 1
+}
+
+/// Maximum error weight t of any parameter set.
+pub(crate) const MAX_T: usize = 128;
+
+/// Splits every position `v` into its bit within a 64-bit word (`bit`:
+/// `1 << (v mod 64)`) and its word index (`hi`: `v / 64`), without a shift
+/// by a secret amount.
+#[inline(always)]
+pub(crate) fn split_positions(pos: &[u16], bit: &mut [u64; MAX_T], hi: &mut [u64; MAX_T]) {
+    for ((b, h), &v) in bit.iter_mut().zip(hi.iter_mut()).zip(pos) {
+        let mut x = 1u64;
+        for k in 0..6 {
+            // CT: opaque mask, or the compiler rebuilds the variable shift.
+            let bk = core::hint::black_box(u64::from((v >> k) & 1).wrapping_neg());
+            x ^= (x ^ (x << (1 << k))) & bk;
+        }
+        *b = x;
+        *h = u64::from(v >> 6);
+    }
 }
 
 /// The portable reference backend (64-bit words).
@@ -70,21 +109,47 @@ impl Backend for Portable {
     }
 
     #[inline(always)]
-    fn and_fold(a: &[u8], b: &[u8]) -> u64 {
-        let mut acc = 0u64;
-        let mut ac = a.chunks_exact(8);
-        let mut bc = b.chunks_exact(8);
-        for (x, y) in (&mut ac).zip(&mut bc) {
-            let mut p = [0u8; 8];
-            let mut q = [0u8; 8];
-            p.copy_from_slice(x);
-            q.copy_from_slice(y);
-            acc ^= u64::from_le_bytes(p) & u64::from_le_bytes(q);
+    fn and_parities(rows: &[u8], rb: usize, v: &[u8], out: &mut [u8]) {
+        for (r, row) in rows.chunks_exact(rb).enumerate() {
+            let mut acc = 0u64;
+            let mut ac = row.chunks_exact(8);
+            let mut bc = v[..rb].chunks_exact(8);
+            for (x, y) in (&mut ac).zip(&mut bc) {
+                let mut p = [0u8; 8];
+                let mut q = [0u8; 8];
+                p.copy_from_slice(x);
+                q.copy_from_slice(y);
+                acc ^= u64::from_le_bytes(p) & u64::from_le_bytes(q);
+            }
+            for (x, y) in ac.remainder().iter().zip(bc.remainder()) {
+                acc ^= u64::from(x & y);
+            }
+            out[r / 8] ^= (parity64(acc) as u8) << (r % 8);
         }
-        for (x, y) in ac.remainder().iter().zip(bc.remainder()) {
-            acc ^= u64::from(x & y);
+    }
+
+    #[inline(always)]
+    fn set_bits(e: &mut [u8], pos: &[u16]) {
+        let mut bit = [0u64; MAX_T];
+        let mut hi = [0u64; MAX_T];
+        split_positions(pos, &mut bit, &mut hi);
+        // CT: opaque word indices: the compiler cannot tell that `h ^ j`
+        // below is small, so it cannot turn the mask into a compare and a
+        // branch.
+        let hi = core::hint::black_box(&mut hi);
+        let t = pos.len();
+        for (j, chunk) in e.chunks_mut(8).enumerate() {
+            let mut x = 0u64;
+            for (&b, &h) in bit[..t].iter().zip(&hi[..t]) {
+                // CT: all-ones iff h == j (h ^ j < 2^32), by the sign of
+                // h ^ j - 1.
+                let same = (((h ^ j as u64).wrapping_sub(1)) as i64 >> 63) as u64;
+                x |= same & b;
+            }
+            chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
         }
-        acc
+        zeroize::Zeroize::zeroize(&mut bit);
+        zeroize::Zeroize::zeroize(hi);
     }
 
     #[inline]
