@@ -272,6 +272,16 @@ impl<const NB: usize> ColGen<NB> {
         }
     }
 
+    /// Sets `self` to a copy of `other` (in place: no large temporary).
+    #[inline(always)]
+    fn copy_from(&mut self, other: &Self) {
+        self.m = other.m;
+        self.base = other.base;
+        self.nblk = other.nblk;
+        self.l[..other.nblk].copy_from_slice(&other.l[..other.nblk]);
+        self.v[..other.nblk].copy_from_slice(&other.v[..other.nblk]);
+    }
+
     /// Writes bit-plane `b` of the current power, columns `c0..c0+nbits`,
     /// LSB first, into `out` (unused high bits of the last byte cleared);
     /// calls `f(b, row)` for `b = 0..m`, then advances to the next power.
@@ -614,13 +624,17 @@ fn tails<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
     let mut rows = [[0u8; TB_MAX]; MAX_M];
     let mut tmp = [0u8; 8 * TAIL_BLOCKS];
     let mut cols = ColGen::<TAIL_BLOCKS>::empty();
+    // The generator at power 0 (support and 1/g(L_j) of the tail columns),
+    // computed once and restarted from for every batch of rows.
+    let mut start = ColGen::<TAIL_BLOCKS>::empty();
+    start.init(m, pi, g, c0, n);
     let mut r0 = 0;
     while r0 < mt {
         let r1 = (r0 + R).min(mt);
         for a in &mut acc {
             a.fill(0);
         }
-        cols.init(m, pi, g, c0, n);
+        cols.copy_from(&start);
         for i in 0..P::T {
             cols.next_rows(c0, wt, &mut tmp, |b, bits| {
                 rows[b][..tb].copy_from_slice(bits);
