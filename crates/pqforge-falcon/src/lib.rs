@@ -68,6 +68,8 @@ mod sign;
 mod tables;
 mod vrfy;
 mod zint;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod zint_avx2;
 
 #[doc(hidden)]
 pub mod internals;

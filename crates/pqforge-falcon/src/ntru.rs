@@ -6,9 +6,14 @@
 //!
 //! Big integers are arrays of 31-bit limbs; a polynomial with `len`-limb
 //! coefficients is stored coefficient-major (coefficient u at u*len). The
-//! layouts of the intermediate buffers differ from the reference, but every
-//! value is computed by the same sequence of operations, so the output
-//! (F, G) is identical.
+//! layouts of the intermediate buffers differ from the reference, and so
+//! does the schedule of the exact integer work (residues over blocks of
+//! primes, one CRT pass for F and G together, fused schoolbook products,
+//! NTT forms of f, g kept across the Babai loop, v of the Bezout identity
+//! recovered by exact division). Every such step yields a unique value
+//! (a residue, a CRT representative, a sum modulo 2^(31 len), the Bezout
+//! coefficients), and the floating-point steps are those of the reference
+//! in the same order, so the output (F, G) is identical.
 //!
 //! Scratch: `tmp` (u32) holds the persistent F, G at its start between
 //! levels; `ftmp` (Fpr) is separate.
@@ -17,9 +22,9 @@ use crate::fft;
 use crate::fpr::{self, Fpr};
 use crate::zint::{
     intt, intt_ext, modp_add, modp_mkgm2, modp_montymul, modp_ninv31, modp_norm, modp_poly_rec_res,
-    modp_r2, modp_rx, modp_set, modp_sub, ntt, ntt_ext, prime, zint_add_scaled_mul_small,
-    zint_bezout, zint_mod_small_signed, zint_mod_small_signed_all, zint_mul_small,
-    zint_one_to_plain, zint_rebuild_crt, zint_sub_scaled,
+    modp_r2, modp_rx, modp_set, modp_sub, ntt, ntt_ext, prime, zint_add_mul_fused, zint_bezout,
+    zint_mod_small_signed_all, zint_mod_small_signed_rns, zint_mul_small, zint_one_to_plain,
+    zint_rebuild_crt, zint_sub_scaled,
 };
 
 /// Maximum limbs of f, g at each depth (index: depth 0..=10).
@@ -113,29 +118,36 @@ fn make_fg_step(data: &mut [u32], logn: u32, depth: usize, in_ntt: bool, out_ntt
         }
     }
 
-    // Plain big integers, then the residues for the extra primes.
-    zint_rebuild_crt(fs, slen, slen, n, true, scratch);
-    zint_rebuild_crt(gs, slen, slen, n, true, scratch);
+    // Plain big integers, then the residues for the extra primes, a block
+    // of primes at a time (res: 2n integers x b primes, [v * b + j]).
+    zint_rebuild_crt(fsgs, slen, slen, 2 * n, true, scratch);
     let (gm, r) = scratch.split_at_mut(n);
-    let (igm, r) = r.split_at_mut(n);
-    let t1 = &mut r[..n];
-    for u in slen..tlen {
-        let c = pc(u);
-        let rx = modp_rx(slen as u32, c.p, c.p0i, c.r2);
-        modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
-        for (src, dst) in [(&*fs, &mut *fd), (&*gs, &mut *gd)] {
-            zint_mod_small_signed_all(src, slen, slen, n, c.p, c.p0i, c.r2, rx, |v, x| {
-                t1[v] = x;
-            });
-            ntt(t1, gm, logn, c.p, c.p0i);
-            for v in 0..hn {
-                dst[v * tlen + u] = mm(mm(t1[v << 1], t1[(v << 1) + 1], c), c.r2, c);
+    let (igm, res) = r.split_at_mut(n);
+    // (a shift, not a division: lengths are public, but divscan wants no div)
+    let bmax = (res.len() >> (logn + 1)).clamp(1, 16);
+    let mut ub = slen;
+    while ub < tlen {
+        let b = (tlen - ub).min(bmax);
+        let res = &mut res[..2 * n * b];
+        zint_mod_small_signed_rns(fsgs, slen, slen, 2 * n, res, b, ub, ub + b);
+        let (rf, rg) = res.split_at_mut(n * b);
+        for j in 0..b {
+            let u = ub + j;
+            let c = pc(u);
+            modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+            for (src, dst) in [(&mut *rf, &mut *fd), (&mut *rg, &mut *gd)] {
+                ntt_ext(src, j, b, gm, logn, c.p, c.p0i);
+                for v in 0..hn {
+                    let (x0, x1) = (src[(v << 1) * b + j], src[((v << 1) + 1) * b + j]);
+                    dst[v * tlen + u] = mm(mm(x0, x1, c), c.r2, c);
+                }
+            }
+            if !out_ntt {
+                intt_ext(fd, u, tlen, igm, logn - 1, c.p, c.p0i);
+                intt_ext(gd, u, tlen, igm, logn - 1, c.p, c.p0i);
             }
         }
-        if !out_ntt {
-            intt_ext(fd, u, tlen, igm, logn - 1, c.p, c.p0i);
-            intt_ext(gd, u, tlen, igm, logn - 1, c.p, c.p0i);
-        }
+        ub += b;
     }
 }
 
@@ -219,7 +231,15 @@ fn poly_big_to_fp(d: &mut [Fpr], f: &[u32], flen: usize, fstride: usize, logn: u
     }
 }
 
-/// F -= (k f) * 2^(31 sch + scl) mod X^n+1, schoolbook.
+/// F -= (k f) * 2^(31 sch + scl) mod X^n+1, schoolbook, over the limbs
+/// sch..fflen of each coefficient of F (arithmetic modulo 2^(31 fflen), as
+/// the reference's sequence of `zint_add_scaled_mul_small` calls; modular
+/// sums do not depend on their order, so the words are the same).
+///
+/// All n products that land on one coefficient of F are summed in a single
+/// pass over its limbs (one carry chain instead of n, and F is read and
+/// written once; see [`crate::zint::zint_add_mul_fused`]). `tmp`: n
+/// (fflen - sch) words, receives f * 2^scl (sign-extended, truncated).
 #[allow(clippy::too_many_arguments)]
 fn poly_sub_scaled(
     ff: &mut [u32],
@@ -232,22 +252,37 @@ fn poly_sub_scaled(
     sch: usize,
     scl: u32,
     logn: u32,
+    tmp: &mut [u32],
 ) {
     let n = 1usize << logn;
-    for u in 0..n {
-        let mut kf = k[u].wrapping_neg();
-        let mut xo = u * ffstride;
-        let mut yo = 0;
-        for v in 0..n {
-            zint_add_scaled_mul_small(&mut ff[xo..xo + fflen], &f[yo..yo + flen], kf, sch, scl);
-            if u + v == n - 1 {
-                xo = 0;
-                kf = kf.wrapping_neg();
-            } else {
-                xo += ffstride;
-            }
-            yo += fstride;
+    if flen == 0 || fflen <= sch {
+        return;
+    }
+    let tl = fflen - sch;
+    let ys = &mut tmp[..n * tl];
+    for v in 0..n {
+        let y = &f[v * fstride..v * fstride + flen];
+        let ysign = (y[flen - 1] >> 30).wrapping_neg() >> 1;
+        let mut tw = 0u32;
+        for (t, yt) in ys[v * tl..(v + 1) * tl].iter_mut().enumerate() {
+            let wy = if t < flen { y[t] } else { ysign };
+            *yt = ((wy << scl) & 0x7FFF_FFFF) | tw;
+            tw = wy >> (31 - scl);
         }
+    }
+    // Intermediate levels have n <= 256.
+    let mut c = [0i64; 256];
+    let c = &mut c[..n];
+    for w in 0..n {
+        // F[w] -= (k f)[w] = sum_{v <= w} k[w-v] f[v] - sum_{v > w} k[w+n-v] f[v].
+        for v in 0..n {
+            c[v] = if v <= w {
+                -i64::from(k[w - v])
+            } else {
+                i64::from(k[w + n - v])
+            };
+        }
+        zint_add_mul_fused(&mut ff[w * ffstride + sch..w * ffstride + fflen], ys, c);
     }
 }
 
@@ -300,6 +335,91 @@ fn poly_sub_scaled_ntt(
     }
 }
 
+/// NTT forms of f and g (`fg`: 2n plain integers of `slen` limbs, f then
+/// g) modulo each of the first slen + 1 primes, into `cache` (prime-major:
+/// f mod p_u at u * n, g mod p_u at (tlen + u) * n). `tmp` >= 2n (slen + 2)
+/// words.
+fn ntt_fg_cache(cache: &mut [u32], fg: &[u32], slen: usize, logn: u32, tmp: &mut [u32]) {
+    let n = 1usize << logn;
+    let tlen = slen + 1;
+    let (res, rest) = tmp.split_at_mut(2 * n * tlen);
+    let (gm, rest) = rest.split_at_mut(n);
+    let igm = &mut rest[..n];
+    zint_mod_small_signed_rns(fg, slen, slen, 2 * n, res, tlen, 0, tlen);
+    for u in 0..tlen {
+        let c = pc(u);
+        modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+        for h in 0..2 {
+            let dst = &mut cache[(h * tlen + u) * n..(h * tlen + u + 1) * n];
+            for v in 0..n {
+                dst[v] = res[(h * n + v) * tlen + u];
+            }
+            ntt(dst, gm, logn, c.p, c.p0i);
+        }
+    }
+}
+
+/// F -= (k f) 2^(31 sch + scl) and G -= (k g) 2^(31 sch + scl) (`f_big`,
+/// `g_big`: n integers each, stride `llen`, `fglen` limbs used), with the
+/// products by NTT from the transformed f, g of [`ntt_fg_cache`]: per
+/// prime, one transform of k and two inverse ones. The products are
+/// reconstructed with CRT over slen + 1 primes and subtracted as in
+/// [`poly_sub_scaled_ntt`] (same residues, so the same integers). `tmp` >=
+/// 2n tlen + 4n + tlen words.
+#[allow(clippy::too_many_arguments)]
+fn poly_sub_scaled_ntt_cached(
+    f_big: &mut [u32],
+    g_big: &mut [u32],
+    fglen: usize,
+    llen: usize,
+    cache: &[u32],
+    tlen: usize,
+    k: &[i32],
+    sch: usize,
+    scl: u32,
+    logn: u32,
+    tmp: &mut [u32],
+) {
+    let n = 1usize << logn;
+    let (prod, rest) = tmp.split_at_mut(2 * n * tlen);
+    let (gm, rest) = rest.split_at_mut(n);
+    let (igm, rest) = rest.split_at_mut(n);
+    let (kt, rest) = rest.split_at_mut(n);
+    let (x, crt) = rest.split_at_mut(n);
+    for u in 0..tlen {
+        let c = pc(u);
+        modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+        for v in 0..n {
+            kt[v] = modp_set(k[v], c.p);
+        }
+        ntt(kt, gm, logn, c.p, c.p0i);
+        for h in 0..2 {
+            let fc = &cache[(h * tlen + u) * n..(h * tlen + u + 1) * n];
+            for v in 0..n {
+                x[v] = mm(mm(kt[v], fc[v], c), c.r2, c);
+            }
+            intt(x, igm, logn, c.p, c.p0i);
+            for v in 0..n {
+                prod[(h * n + v) * tlen + u] = x[v];
+            }
+        }
+    }
+    zint_rebuild_crt(prod, tlen, tlen, 2 * n, true, crt);
+    for v in 0..2 * n {
+        let (xb, o) = if v < n {
+            (&mut *f_big, v)
+        } else {
+            (&mut *g_big, v - n)
+        };
+        zint_sub_scaled(
+            &mut xb[o * llen..o * llen + fglen],
+            &prod[v * tlen..(v + 1) * tlen],
+            sch,
+            scl,
+        );
+    }
+}
+
 /// Given F', G' at depth+1 (tmp[0..], dlen limbs), computes F, G at depth
 /// (tmp[0..], slen limbs), reduced against f, g (Babai).
 fn solve_intermediate(
@@ -332,36 +452,31 @@ fn solve_intermediate(
     let (fgt, rest) = rest.split_at_mut(2 * n * slen);
     let (fdgd, t1) = rest.split_at_mut(o_t1 - o_fd);
     let (ft_big, gt_big) = big.split_at_mut(n * llen);
-    let (ft, gt) = fgt.split_at_mut(n * slen);
     let (fd, gd) = fdgd.split_at(hn * dlen);
 
     // F', G' modulo each of the llen primes.
-    for u in 0..llen {
-        let c = pc(u);
-        let rx = modp_rx(dlen as u32, c.p, c.p0i, c.r2);
-        for v in 0..hn {
-            ft_big[v * llen + u] =
-                zint_mod_small_signed(&fd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
-            gt_big[v * llen + u] =
-                zint_mod_small_signed(&gd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
-        }
-    }
+    zint_mod_small_signed_rns(fd, dlen, dlen, hn, ft_big, llen, 0, llen);
+    zint_mod_small_signed_rns(gd, dlen, dlen, hn, gt_big, llen, 0, llen);
 
-    // F = F'(x^2) g(-x), G = G'(x^2) f(-x), prime by prime.
+    // F = F'(x^2) g(-x), G = G'(x^2) f(-x), prime by prime. Past the
+    // first slen primes, the residues of f, g come from their plain form,
+    // a block of primes at a time (res: 2n integers x b primes).
+    let bmax = ((t1.len() - 5 * n) >> (logn + 1)).clamp(1, 16);
+    let (mut ub, mut b) = (0, 0);
     for u in 0..llen {
         let c = pc(u);
         if u == slen {
-            zint_rebuild_crt(ft, slen, slen, n, true, t1);
-            zint_rebuild_crt(gt, slen, slen, n, true, t1);
+            zint_rebuild_crt(fgt, slen, slen, 2 * n, true, t1);
         }
         let (gm, rest) = t1.split_at_mut(n);
         let (igm, rest) = rest.split_at_mut(n);
         let (fx, rest) = rest.split_at_mut(n);
         let (gx, rest) = rest.split_at_mut(n);
         let (fp, rest) = rest.split_at_mut(hn);
-        let gp = &mut rest[..hn];
+        let (gp, res) = rest.split_at_mut(hn);
         modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
         if u < slen {
+            let (ft, gt) = fgt.split_at_mut(n * slen);
             for v in 0..n {
                 fx[v] = ft[v * slen + u];
                 gx[v] = gt[v * slen + u];
@@ -369,10 +484,24 @@ fn solve_intermediate(
             intt_ext(ft, u, slen, igm, logn, c.p, c.p0i);
             intt_ext(gt, u, slen, igm, logn, c.p, c.p0i);
         } else {
-            let rx = modp_rx(slen as u32, c.p, c.p0i, c.r2);
+            if u >= ub + b {
+                ub = u;
+                b = (llen - u).min(bmax);
+                zint_mod_small_signed_rns(
+                    fgt,
+                    slen,
+                    slen,
+                    2 * n,
+                    &mut res[..2 * n * b],
+                    b,
+                    ub,
+                    ub + b,
+                );
+            }
+            let j = u - ub;
             for v in 0..n {
-                fx[v] = zint_mod_small_signed(&ft[v * slen..(v + 1) * slen], c.p, c.p0i, c.r2, rx);
-                gx[v] = zint_mod_small_signed(&gt[v * slen..(v + 1) * slen], c.p, c.p0i, c.r2, rx);
+                fx[v] = res[v * b + j];
+                gx[v] = res[(n + v) * b + j];
             }
             ntt(fx, gm, logn, c.p, c.p0i);
             ntt(gx, gm, logn, c.p, c.p0i);
@@ -397,8 +526,8 @@ fn solve_intermediate(
         intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
         intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
     }
-    zint_rebuild_crt(ft_big, llen, llen, n, true, t1);
-    zint_rebuild_crt(gt_big, llen, llen, n, true, t1);
+    // F and G are adjacent with the same stride: one pass over all 2n.
+    zint_rebuild_crt(big, llen, llen, 2 * n, true, t1);
 
     // Babai reduction, with floating-point approximations of the top limbs.
     // The old F', G' area (and beyond) is reused as scratch.
@@ -428,6 +557,15 @@ fn solve_intermediate(
     fft::invnorm2_fft(rt5, rt3, rt4, logn);
     fft::adj_fft(rt3, logn);
     fft::adj_fft(rt4, logn);
+
+    // With NTT products (shallow levels), f and g are transformed once for
+    // the whole loop when the scratch allows (else once per product).
+    let tlen = slen + 1;
+    let cached = depth <= DEPTH_INT_FG && t1.len() >= 4 * n * tlen + 4 * n + tlen;
+    let (fgc, t1) = t1.split_at_mut(if cached { 2 * n * tlen } else { 0 });
+    if cached {
+        ntt_fg_cache(fgc, fgt, slen, logn, t1);
+    }
 
     let mut fglen = llen;
     let mut maxbl_big = 31 * llen as i32;
@@ -474,12 +612,16 @@ fn solve_intermediate(
 
         let sch = (scale_k / 31) as usize;
         let scl = (scale_k % 31) as u32;
-        if depth <= DEPTH_INT_FG {
+        if cached {
+            poly_sub_scaled_ntt_cached(
+                ft_big, gt_big, fglen, llen, fgc, tlen, k, sch, scl, logn, t1,
+            );
+        } else if depth <= DEPTH_INT_FG {
             poly_sub_scaled_ntt(ft_big, fglen, llen, ft, slen, slen, k, sch, scl, logn, t1);
             poly_sub_scaled_ntt(gt_big, fglen, llen, gt, slen, slen, k, sch, scl, logn, t1);
         } else {
-            poly_sub_scaled(ft_big, fglen, llen, ft, slen, slen, k, sch, scl, logn);
-            poly_sub_scaled(gt_big, fglen, llen, gt, slen, slen, k, sch, scl, logn);
+            poly_sub_scaled(ft_big, fglen, llen, ft, slen, slen, k, sch, scl, logn, t1);
+            poly_sub_scaled(gt_big, fglen, llen, gt, slen, slen, k, sch, scl, logn, t1);
         }
 
         let new_maxbl = scale_k + maxbl_fg + 10;
@@ -538,16 +680,8 @@ fn solve_binary_depth1(
         let (fd, gd) = fdgd.split_at(hn * dlen);
         let (ft_big, rest) = rest.split_at_mut(n * llen);
         let gt_big = &mut rest[..n * llen];
-        for u in 0..llen {
-            let c = pc(u);
-            let rx = modp_rx(dlen as u32, c.p, c.p0i, c.r2);
-            for v in 0..hn {
-                ft_big[v * llen + u] =
-                    zint_mod_small_signed(&fd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
-                gt_big[v * llen + u] =
-                    zint_mod_small_signed(&gd[v * dlen..(v + 1) * dlen], c.p, c.p0i, c.r2, rx);
-            }
-        }
+        zint_mod_small_signed_rns(fd, dlen, dlen, hn, ft_big, llen, 0, llen);
+        zint_mod_small_signed_rns(gd, dlen, dlen, hn, gt_big, llen, 0, llen);
     }
     tmp.copy_within(a..a + 2 * n * llen, 0);
 

@@ -4,8 +4,10 @@
 //!
 //! Everything here is constant time: no branch or index depends on the
 //! values, only on lengths. The algorithms follow the Falcon round-3
-//! reference `keygen.c` (same operation sequence, so that the keys come out
-//! identical).
+//! reference `keygen.c`; where the schedule differs (several primes or
+//! integers side by side, AVX2 kernels in `zint_avx2`, fused products),
+//! the value computed is unique (a residue, a CRT representative, a sum
+//! modulo 2^(31 len)), so the keys come out identical.
 
 use crate::tables::{PRIMES, SmallPrime};
 
@@ -369,6 +371,87 @@ pub(crate) fn zint_mod_small_signed_all(
     }
 }
 
+/// Per-prime constants of the residue kernels: p, -1/p mod 2^31, 2^62 mod
+/// p (R^2) and 2^(31 len) mod p (the correction for a negative len-limb
+/// integer).
+#[derive(Clone, Copy)]
+pub(crate) struct ResConst {
+    pub(crate) p: u32,
+    pub(crate) p0i: u32,
+    pub(crate) r2: u32,
+    pub(crate) rx: u32,
+}
+
+impl ResConst {
+    /// Constants of prime `u` for `len`-limb integers (`len` >= 1).
+    pub(crate) fn new(u: usize, len: usize) -> Self {
+        let p = prime(u).p;
+        let p0i = modp_ninv31(p);
+        let r2 = modp_r2(p, p0i);
+        let rx = modp_rx(len as u32, p, p0i, r2);
+        ResConst { p, p0i, r2, rx }
+    }
+}
+
+/// Residues of `count` signed big integers modulo a range of primes:
+/// `dst[v * dstride + (u - u0)] = src_v mod p_u` for `u0 <= u < u1`, where
+/// `src_v = src[v * sstride .. v * sstride + len]`. The value is the one
+/// [`zint_mod_small_signed`] returns (residues are unique, so any schedule
+/// gives the same words); here several primes run side by side on one
+/// integer, which keeps the Horner chains independent even when there are
+/// only one or two integers (the deep levels of the solver, where the
+/// integers have hundreds of limbs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn zint_mod_small_signed_rns(
+    src: &[u32],
+    sstride: usize,
+    len: usize,
+    count: usize,
+    dst: &mut [u32],
+    dstride: usize,
+    u0: usize,
+    u1: usize,
+) {
+    if len == 0 {
+        for v in 0..count {
+            dst[v * dstride..v * dstride + (u1 - u0)].fill(0);
+        }
+        return;
+    }
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::zint_avx2::try_mod_small_signed_rns(src, sstride, len, count, dst, dstride, u0, u1) {
+        return;
+    }
+    let mut u = u0;
+    while u < u1 {
+        // Four primes per pass (the last pass repeats its final prime in
+        // the unused slots; those results are not stored).
+        let k = (u1 - u).min(4);
+        let mut c = [ResConst::new(u, len); 4];
+        for (j, cj) in c.iter_mut().enumerate().skip(1) {
+            *cj = ResConst::new(u + j.min(k - 1), len);
+        }
+        for v in 0..count {
+            let d = &src[v * sstride..v * sstride + len];
+            let mut x = [0u32; 4];
+            for &dw in d.iter().rev() {
+                for (xj, cj) in x.iter_mut().zip(&c) {
+                    let z = modp_montymul(*xj, cj.r2, cj.p, cj.p0i);
+                    let mut t = dw.wrapping_sub(cj.p);
+                    t = t.wrapping_add(cj.p & (t >> 31).wrapping_neg());
+                    *xj = modp_add(z, t, cj.p);
+                }
+            }
+            let neg = (d[len - 1] >> 30).wrapping_neg();
+            let o = v * dstride + (u - u0);
+            for j in 0..k {
+                dst[o + j] = modp_sub(x[j], c[j].rx & neg, c[j].p);
+            }
+        }
+        u += k;
+    }
+}
+
 /// x[..len] += y[..len] * s; x[len] receives the carry.
 pub(crate) fn zint_add_mul_small(x: &mut [u32], y: &[u32], len: usize, s: u32) {
     let mut cc = 0u32;
@@ -409,6 +492,23 @@ pub(crate) fn zint_rebuild_crt(
     normalize_signed: bool,
     tmp: &mut [u32],
 ) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    let done = crate::zint_avx2::try_rebuild_crt(xx, xlen, xstride, num, tmp);
+    #[cfg(not(all(target_arch = "x86_64", not(pqforge_backend = "portable"))))]
+    let done = false;
+    if !done {
+        rebuild_crt_portable(xx, xlen, xstride, num, tmp);
+    }
+    if normalize_signed {
+        for v in 0..num {
+            zint_norm_zero(&mut xx[v * xstride..], tmp, xlen);
+        }
+    }
+}
+
+/// Portable body of [`zint_rebuild_crt`] (without the signed
+/// normalisation).
+fn rebuild_crt_portable(xx: &mut [u32], xlen: usize, xstride: usize, num: usize, tmp: &mut [u32]) {
     tmp[0] = prime(0).p;
     for u in 1..xlen {
         let pr = prime(u);
@@ -460,11 +560,6 @@ pub(crate) fn zint_rebuild_crt(
             v += 1;
         }
         tmp[u] = zint_mul_small(&mut tmp[..u], p);
-    }
-    if normalize_signed {
-        for v in 0..num {
-            zint_norm_zero(&mut xx[v * xstride..], tmp, xlen);
-        }
     }
 }
 
@@ -594,6 +689,12 @@ fn zint_co_reduce_mod(
 /// Binary extended GCD (constant time, Pornin's optimised variant): for odd
 /// x, y (len limbs), finds u, v with x u - y v = 1, 0 <= u <= y, 0 <= v <= x.
 /// Returns false if GCD(x, y) != 1 or x, y is even. `tmp`: 4 len words.
+///
+/// Only u is carried through the GCD iterations (the reference updates v
+/// alongside, modulo x); v is recovered at the end as (x u - 1) / y, an
+/// exact division computed modulo 2^(31 len) (v < x fits in len limbs).
+/// When the GCD is 1, u and v are unique, so the words are those of the
+/// reference; otherwise the key is rejected and v is not used.
 pub(crate) fn zint_bezout(
     u: &mut [u32],
     v: &mut [u32],
@@ -611,16 +712,12 @@ pub(crate) fn zint_bezout(
     let b = &mut rest[..len];
     let (u0, v0) = (&mut u[..len], &mut v[..len]);
 
-    let x0i = modp_ninv31(x[0]);
     let y0i = modp_ninv31(y[0]);
     a.copy_from_slice(&x[..len]);
     b.copy_from_slice(&y[..len]);
     u0.fill(0);
     u0[0] = 1;
-    v0.fill(0);
     u1.copy_from_slice(&y[..len]);
-    v1.copy_from_slice(&x[..len]);
-    v1[0] = v1[0].wrapping_sub(1);
 
     // Each outer step performs 31 inner iterations; 62 len + 30 bits in
     // total suffice.
@@ -688,8 +785,43 @@ pub(crate) fn zint_bezout(
         qa = qa.wrapping_sub(qa.wrapping_add(qa) & i64::from(r >> 1).wrapping_neg());
         qb = qb.wrapping_sub(qb.wrapping_add(qb) & i64::from(r >> 1).wrapping_neg());
         zint_co_reduce_mod(u0, u1, y, len, y0i, pa, pb, qa, qb);
-        zint_co_reduce_mod(v0, v1, x, len, x0i, pa, pb, qa, qb);
         num -= 30;
+    }
+
+    // v = (x u - 1) / y: r = x u - 1 mod 2^(31 len) (low half of the
+    // product), then exact division limb by limb (v_i = r_i / y_0 mod
+    // 2^31, r -= v_i y 2^(31 i)).
+    let r = v1;
+    r.fill(0);
+    for i in 0..len {
+        let xi = u64::from(x[i]);
+        let mut cc = 0u64;
+        for j in 0..len - i {
+            let z = xi * u64::from(u0[j]) + u64::from(r[i + j]) + cc;
+            r[i + j] = (z as u32) & 0x7FFF_FFFF;
+            cc = z >> 31;
+        }
+    }
+    let mut cc = 1u32;
+    for w in r.iter_mut() {
+        let z = w.wrapping_sub(cc);
+        *w = z & 0x7FFF_FFFF;
+        cc = z >> 31;
+    }
+    // 1 / y_0 mod 2^31.
+    let yinv = y0i.wrapping_neg() & 0x7FFF_FFFF;
+    for i in 0..len {
+        let q = r[i].wrapping_mul(yinv) & 0x7FFF_FFFF;
+        v0[i] = q;
+        let q = u64::from(q);
+        let mut cc = 0u64;
+        for j in 0..len - i {
+            // r[i + j] - q y[j] - borrow, with the borrow as a nonnegative
+            // word: adding 2^62 keeps the value nonnegative.
+            let z = (u64::from(r[i + j]) + (1u64 << 62)) - q * u64::from(y[j]) - cc;
+            r[i + j] = (z as u32) & 0x7FFF_FFFF;
+            cc = (1u64 << 31) - (z >> 31);
+        }
     }
 
     // a must be 1 (GCD), and x, y odd.
@@ -701,23 +833,33 @@ pub(crate) fn zint_bezout(
     crate::ct_util::declassify_bool(ok & 1 != 0)
 }
 
-/// x += k * y * 2^(31 sch + scl) over x[..xlen] (y signed, sign-extended).
-pub(crate) fn zint_add_scaled_mul_small(x: &mut [u32], y: &[u32], k: i32, sch: usize, scl: u32) {
-    let ylen = y.len();
-    if ylen == 0 {
+/// x += sum_v c[v] * y_v modulo 2^(31 x.len()), where y_v is the
+/// `x.len()`-limb integer `ys[v * x.len() ..][.. x.len()]` (31-bit limbs;
+/// the caller has already shifted and sign-extended it) and |c[v]| < 2^31.
+///
+/// The products of one limb position are summed before the carry moves on:
+/// each 62-bit signed product is split into its low 31 bits and the rest,
+/// and both parts are summed in i64 (at most `c.len()` * 2^31 in absolute
+/// value, no overflow for fewer than 2^31 terms). Modular sums do not
+/// depend on their order, so the result is the same as adding the c[v]
+/// y_v one at a time (the reference's `zint_add_scaled_mul_small`).
+pub(crate) fn zint_add_mul_fused(x: &mut [u32], ys: &[u32], c: &[i64]) {
+    let tl = x.len();
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::zint_avx2::try_add_mul_fused(x, ys, c) {
         return;
     }
-    let ysign = (y[ylen - 1] >> 30).wrapping_neg() >> 1;
-    let mut tw = 0u32;
-    let mut cc = 0i32;
-    for u in sch..x.len() {
-        let v = u - sch;
-        let wy = if v < ylen { y[v] } else { ysign };
-        let wys = ((wy << scl) & 0x7FFF_FFFF) | tw;
-        tw = wy >> (31 - scl);
-        let z = (i64::from(wys) * i64::from(k) + i64::from(x[u]) + i64::from(cc)) as u64;
-        x[u] = (z as u32) & 0x7FFF_FFFF;
-        cc = (z >> 31) as u32 as i32;
+    let mut cc = 0i64;
+    for (t, xt) in x.iter_mut().enumerate() {
+        let mut lo = i64::from(*xt) + cc;
+        let mut hi = 0i64;
+        for (v, &cv) in c.iter().enumerate() {
+            let pr = cv * i64::from(ys[v * tl + t]);
+            lo += pr & 0x7FFF_FFFF;
+            hi += pr >> 31;
+        }
+        *xt = (lo as u32) & 0x7FFF_FFFF;
+        cc = (lo >> 31) + hi;
     }
 }
 
@@ -794,5 +936,141 @@ mod tests {
                 g = modp_montymul(g, g, c.p, p0i);
             }
         }
+    }
+
+    /// xorshift words, 31-bit.
+    fn words(seed: &mut u64, out: &mut [u32]) {
+        for x in out {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *x = (*seed as u32) & 0x7FFF_FFFF;
+        }
+    }
+
+    /// Residues over a prime range equal the one-prime-at-a-time ones
+    /// (dispatched: AVX2 when available).
+    #[test]
+    fn mod_small_signed_rns_matches() {
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut src = [0u32; 3 * 40];
+        words(&mut seed, &mut src);
+        for (len, u0, u1) in [
+            (1usize, 0usize, 3usize),
+            (7, 2, 21),
+            (40, 5, 40),
+            (13, 0, 17),
+        ] {
+            let mut dst = [0u32; 3 * 40];
+            let w = u1 - u0;
+            zint_mod_small_signed_rns(&src, 40, len, 3, &mut dst, w, u0, u1);
+            for v in 0..3 {
+                for u in u0..u1 {
+                    let c = ResConst::new(u, len);
+                    let d = &src[v * 40..v * 40 + len];
+                    assert_eq!(
+                        dst[v * w + u - u0],
+                        zint_mod_small_signed(d, c.p, c.p0i, c.r2, c.rx)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Fused multiply-accumulate (dispatched) equals one product at a time.
+    #[test]
+    fn add_mul_fused_matches() {
+        let mut seed = 0x0F0F_1234_5555_AAAAu64;
+        for (nv, tl) in [(1usize, 1usize), (2, 9), (5, 16), (32, 23)] {
+            let mut ys = [0u32; 32 * 23];
+            words(&mut seed, &mut ys[..nv * tl]);
+            let mut x = [0u32; 23];
+            words(&mut seed, &mut x[..tl]);
+            let mut c = [0i64; 32];
+            let mut cw = [0u32; 32];
+            words(&mut seed, &mut cw);
+            // Coefficients spread over -(2^31 - 1) ..= 2^31 - 1.
+            for (cv, &w) in c.iter_mut().zip(&cw) {
+                *cv = 2 * i64::from(w) - (1i64 << 31) + 1;
+            }
+            c[0] = (1i64 << 31) - 1;
+            if nv > 1 {
+                c[1] = -(1i64 << 31) + 1;
+            }
+            let mut want = x;
+            for v in 0..nv {
+                // x += c y, one product, 31-bit limbs, modulo 2^(31 tl).
+                let mut cc = 0i64;
+                for t in 0..tl {
+                    let z = c[v] * i64::from(ys[v * tl + t]) + i64::from(want[t]) + cc;
+                    want[t] = (z as u32) & 0x7FFF_FFFF;
+                    cc = z >> 31;
+                }
+            }
+            zint_add_mul_fused(&mut x[..tl], &ys[..nv * tl], &c[..nv]);
+            assert_eq!(x[..tl], want[..tl], "nv {nv} tl {tl}");
+        }
+    }
+
+    /// CRT reconstruction (dispatched) equals the portable one.
+    #[test]
+    fn rebuild_crt_matches_portable() {
+        let mut seed = 0xDEAD_BEEF_0123_4567u64;
+        for (xlen, num) in [(1usize, 3usize), (2, 4), (9, 5), (30, 8), (17, 2)] {
+            let mut a = [0u32; 8 * 31];
+            words(&mut seed, &mut a);
+            // Residues must be below their primes.
+            for v in 0..num {
+                for u in 0..xlen {
+                    a[v * 31 + u] %= prime(u).p;
+                }
+            }
+            let mut b = a;
+            let mut t1 = [0u32; 31];
+            let mut t2 = [0u32; 31];
+            zint_rebuild_crt(&mut a, xlen, 31, num, true, &mut t1);
+            rebuild_crt_portable(&mut b, xlen, 31, num, &mut t2);
+            for v in 0..num {
+                zint_norm_zero(&mut b[v * 31..], &t2, xlen);
+            }
+            assert_eq!(a, b, "xlen {xlen} num {num}");
+        }
+    }
+
+    /// Bezout: x u - y v = 1 with 0 <= u <= y, 0 <= v <= x.
+    #[test]
+    fn bezout_solves() {
+        let mut seed = 0x5555_0000_1111_2222u64;
+        let mut found = 0;
+        for len in [1usize, 2, 5, 12] {
+            for _ in 0..20 {
+                let mut x = [0u32; 12];
+                let mut y = [0u32; 12];
+                words(&mut seed, &mut x[..len]);
+                words(&mut seed, &mut y[..len]);
+                x[0] |= 1;
+                y[0] |= 1;
+                let (mut u, mut v, mut t) = ([0u32; 12], [0u32; 12], [0u32; 48]);
+                if !zint_bezout(&mut u, &mut v, &x, &y, len, &mut t) {
+                    continue;
+                }
+                found += 1;
+                // x u and y v (2 len limbs each) must differ by exactly 1.
+                let mul = |a: &[u32], b: &[u32]| {
+                    let mut r = [0u32; 25];
+                    for i in 0..len {
+                        zint_add_mul_small(&mut r[i..], &b[..len], len, a[i]);
+                    }
+                    r
+                };
+                let mut xu = mul(&x, &u);
+                let yv = mul(&y, &v);
+                let mut one = [0u32; 25];
+                one[0] = 1;
+                zint_sub(&mut xu, &one, 2 * len + 1, 1);
+                assert_eq!(xu[..=2 * len], yv[..=2 * len], "len {len}");
+            }
+        }
+        assert!(found > 10);
     }
 }
