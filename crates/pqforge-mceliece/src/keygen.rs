@@ -422,61 +422,151 @@ fn controlbits_phase<B: Backend>(
     ok
 }
 
-/// Gauss–Jordan on the compact rows (`w` bytes each: A' then I).
+/// Pivot rows per block of the Gauss–Jordan elimination.
+const BLK: usize = 8;
+
+/// Bits `r..r + nb` (`nb <= 8`) of a compact row, as a byte (bit `i` =
+/// column `r + i`).
+#[inline(always)]
+fn window(row: &[u8], r: usize, nb: usize) -> u8 {
+    let q = r / 8;
+    let v = u16::from(row[q]) | (u16::from(row[q + 1]) << 8);
+    ((v >> (r % 8)) as u8) & (((1u16 << nb) - 1) as u8)
+}
+
+/// Gauss–Jordan on the compact rows (`w` bytes each: A' then I), in
+/// blocks of [`BLK`] pivots.
+///
+/// Per block (pivot columns `r..r+nb`, the pivot of row `p` in column `p`):
+/// 1. A narrow run of the one-pivot-at-a-time algorithm on the `nb`
+///    window bits of rows `r..mt` decides, for every pivot, which later
+///    row the one-pivot algorithm would add to make it 1 (`sel`), and
+///    whether it fails (retry). Window bits are all it needs: which row
+///    has a 1 in the pivot column after the earlier pivots cleared it is a
+///    function of the window bits alone.
+/// 2. The wide rows then: the pivot row gets its selected later row (rows
+///    below the block still raw: not yet cleared by this block's pivots),
+///    is reduced by the block's earlier pivot rows (which turns the raw
+///    row into the cleared one: the result, a vector of a fixed coset with
+///    zeros in the earlier window columns, is unique), and clears its
+///    column in the other rows of the block.
+/// 3. One pass over every row outside the block clears all `nb` columns
+///    at once (the block rows are the identity on the window, so the
+///    combination is the row's window bits): one read and write of each
+///    row per block instead of per pivot.
+///
+/// The result is the unique reduced form `[I | A^-1]` (and the same
+/// f-variant window: blocks stop at row mt-32), as before.
 #[inline(never)]
 fn eliminate<P: ParameterSet, B: Backend>(c: &mut [u8], pi: &mut [u16]) -> Option<u64> {
     let mt = P::MT;
     let w = compact_bytes::<P>();
     let mut pivots = 0xFFFF_FFFFu64;
-    let mut fail = 0u8;
+    let mut win = [0u8; MAX_MT];
+    let mut sel = [0u8; MAX_MT];
     let mut masks = [0u8; MAX_MT];
-    for row in 0..mt {
-        if P::SEMI && row == mt - 32 {
+    let mut r = 0;
+    while r < mt {
+        if P::SEMI && r == mt - 32 {
             pivots = mov_columns::<P>(c, pi, w)?;
         }
-        let (byte, bit) = (row / 8, row % 8);
-        // Row operations start at the 32-byte block holding the pivot
-        // column: the columns before it are zero in every source row.
-        let blk = byte & !31;
-        // Make the pivot 1: if it is 0, add the first later row with a 1
-        // there. (Any invertible row operations give the same reduced
-        // form [I | A^-1], and the same f-variant window; see the module
-        // docs.) The masks come from the pivot column alone, then all
-        // selected rows are summed in one pass.
-        let mut cur = (c[row * w + byte] >> bit) & 1;
-        for (k, mk) in (row + 1..mt).zip(masks.iter_mut()) {
-            let sb = (c[k * w + byte] >> bit) & 1;
-            // CT: bit arithmetic on matrix bits.
-            *mk = (sb & (cur ^ 1)).wrapping_neg();
-            cur |= sb;
+        let mut nb = BLK.min(mt - r);
+        if P::SEMI && r < mt - 32 {
+            nb = nb.min(mt - 32 - r);
         }
-        if row + 1 < mt {
-            let (top, bot) = c.split_at_mut((row + 1) * w);
-            let dst = &mut top[row * w + blk..(row + 1) * w];
-            B::xor_rows_masked(dst, &bot[blk..], w, &masks[..mt - row - 1]);
+        // Row operations start at the 32-byte block holding the first
+        // pivot column: the columns before it are zero in every source row.
+        let blk = (r / 8) & !31;
+
+        // 1. Narrow run on the window bits.
+        for k in r..mt {
+            win[k] = window(&c[k * w..(k + 1) * w], r, nb);
+            sel[k] = 0;
         }
-        fail |= ((c[row * w + byte] >> bit) & 1) ^ 1;
-        // Declassified: "not systematic" means retry (reference behaviour;
-        // the candidate key is discarded).
-        if declassify_val(fail) != 0 {
-            return None;
-        }
-        // Clear the pivot column in every other row.
-        for k in 0..mt {
-            if k == row {
-                continue;
+        for j in 0..nb {
+            let p = r + j;
+            // Make the pivot 1: add the first later row with a 1 there.
+            let mut cur = (win[p] >> j) & 1;
+            let mut add = 0u8;
+            for k in p + 1..mt {
+                let sb = (win[k] >> j) & 1;
+                // CT: bit arithmetic on matrix bits.
+                let mk = sb & (cur ^ 1);
+                sel[k] |= mk << j;
+                add ^= win[k] & mk.wrapping_neg();
+                cur |= sb;
             }
-            let (dst, src) = if k < row {
-                let (top, bot) = c.split_at_mut(row * w);
-                (&mut top[k * w..k * w + w], &bot[..w])
-            } else {
-                let (top, bot) = c.split_at_mut(k * w);
-                (&mut bot[..w], &top[row * w..row * w + w])
-            };
-            let mask = ((dst[byte] >> bit) & 1).wrapping_neg();
-            B::xor_masked(&mut dst[blk..], &src[blk..], mask);
+            win[p] ^= add;
+            // Declassified: "not systematic" means retry (reference
+            // behaviour; the candidate key is discarded).
+            if declassify_val(((win[p] >> j) & 1) ^ 1) != 0 {
+                return None;
+            }
+            // Clear the pivot column in every other row.
+            let wp = win[p];
+            for (k, x) in win[r..mt].iter_mut().enumerate() {
+                let keep = u8::from(r + k != p);
+                *x ^= wp & ((*x >> j) & keep).wrapping_neg();
+            }
         }
+
+        // 2. The block rows, wide.
+        for j in 0..nb {
+            let p = r + j;
+            for (k, mk) in (p + 1..mt).zip(masks.iter_mut()) {
+                *mk = ((sel[k] >> j) & 1).wrapping_neg();
+            }
+            let (top, bot) = c.split_at_mut((p + 1) * w);
+            let (done, prow) = top.split_at_mut(p * w);
+            if p + 1 < mt {
+                B::xor_rows_masked(&mut prow[blk..], &bot[blk..], w, &masks[..mt - p - 1]);
+            }
+            // Reduce by the block's earlier pivot rows (reduced among
+            // themselves: the masks are the row's own window bits).
+            let wv = window(prow, r, nb);
+            for (i, mk) in masks[..j].iter_mut().enumerate() {
+                *mk = ((wv >> i) & 1).wrapping_neg();
+            }
+            if j > 0 {
+                B::xor_rows_masked(&mut prow[blk..], &done[r * w + blk..], w, &masks[..j]);
+            }
+            // Clear column p in the block's other rows.
+            let (byte, bit) = (p / 8, p % 8);
+            for q in r..r + nb {
+                if q == p {
+                    continue;
+                }
+                let (dst, src) = if q < p {
+                    let (a, b) = c.split_at_mut(p * w);
+                    (&mut a[q * w..q * w + w], &b[..w])
+                } else {
+                    let (a, b) = c.split_at_mut(q * w);
+                    (&mut b[..w], &a[p * w..p * w + w])
+                };
+                let mask = ((dst[byte] >> bit) & 1).wrapping_neg();
+                B::xor_masked(&mut dst[blk..], &src[blk..], mask);
+            }
+        }
+
+        // 3. Clear the window columns in every row outside the block.
+        for k in (0..r).chain(r + nb..mt) {
+            let (dst, src) = if k < r {
+                let (a, b) = c.split_at_mut(r * w);
+                (&mut a[k * w..k * w + w], &b[..nb * w])
+            } else {
+                let (a, b) = c.split_at_mut(k * w);
+                (&mut b[..w], &a[r * w..(r + nb) * w])
+            };
+            let wv = window(dst, r, nb);
+            for (i, mk) in masks[..nb].iter_mut().enumerate() {
+                *mk = ((wv >> i) & 1).wrapping_neg();
+            }
+            B::xor_rows_masked(&mut dst[blk..], &src[blk..], w, &masks[..nb]);
+        }
+        r += nb;
     }
+    zeroize::Zeroize::zeroize(&mut win);
+    zeroize::Zeroize::zeroize(&mut sel);
     zeroize::Zeroize::zeroize(&mut masks);
     Some(pivots)
 }

@@ -170,11 +170,45 @@ fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
     Portable::xor_masked(&mut dst[i..len], &src[i..len], mask);
 }
 
+/// `Q` registers of [`xor_rows_masked`] from byte `j` on, kept in
+/// registers across all the sources.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rows_masked_run<const Q: usize>(
+    dst: &mut [u8],
+    src: &[u8],
+    stride: usize,
+    masks: &[u8],
+    j: usize,
+) {
+    let mut a: [__m256i; Q] = core::array::from_fn(|q| ld(dst, j + 32 * q));
+    for (b, &mk) in masks.iter().enumerate() {
+        let m = _mm256_set1_epi8(mk as i8);
+        let o = b * stride + j;
+        for (q, x) in a.iter_mut().enumerate() {
+            *x = _mm256_xor_si256(*x, _mm256_and_si256(ld(src, o + 32 * q), m));
+        }
+    }
+    for (q, x) in a.iter().enumerate() {
+        st(dst, j + 32 * q, *x);
+    }
+}
+
 #[inline]
 #[target_feature(enable = "avx2")]
 fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]) {
     let len = dst.len();
     let mut j = 0;
+    // Up to twelve registers of the destination at a time: each source row
+    // is then read in long contiguous runs.
+    while j + 384 <= len {
+        rows_masked_run::<12>(dst, src, stride, masks, j);
+        j += 384;
+    }
+    if j + 256 <= len {
+        rows_masked_run::<8>(dst, src, stride, masks, j);
+        j += 256;
+    }
     while j + 64 <= len {
         let (mut a0, mut a1) = (ld(dst, j), ld(dst, j + 32));
         for (b, &mk) in masks.iter().enumerate() {
