@@ -1,6 +1,8 @@
 //! Additive FFT over GF(2^m) (Gao–Mateer), bitsliced, and its transpose:
 //! evaluation of a polynomial at all `2^m` field elements (root finding),
-//! and the syndrome `s_j = sum_x w_x x^j` (the transposed map).
+//! and the syndrome `s_j = sum_x w_x x^j` (the transposed map). This is
+//! the portable version; `backend::avx2_dec` runs the same algorithm on
+//! 256 points per register.
 //!
 //! Points are indexed in bit-reversed order, the order of the support
 //! before the Benes network: output vector `v`, lane `l` holds the value
@@ -14,149 +16,47 @@
 //! h1(x^2+x)`, and `h0, h1` on span(B_{L+1}), `B_{L+1,i} = g_i^2 + g_i`
 //! with `g_i = b_i / b_{k-1}` (i < k-1): for `a` in span(g), `q(b_{k-1}
 //! a) = h0(a^2+a) + a h1(a^2+a)` and `q(b_{k-1}(a+1)) = that + h1(a^2+a)`.
-//! The splitting stops at depth `m - 6`, where every polynomial is linear
-//! (inputs have at most `2^(m-5)` coefficients) and span(B) has 64
+//! The splitting stops at depth `lf = m - 6`, where span(B) has 64
 //! points: one bitsliced vector each.
+//!
+//! The splitting of the coefficients (the radix conversion) runs
+//! bitsliced over the coefficient index (`radix`); the constants (bases,
+//! twiddles, scalings) are compile-time tables (`fft_consts`).
+//!
+//! * Evaluation takes a monic polynomial of degree `t <= 2^(m-6)` (the
+//!   Goppa polynomial and the error locator): its low `2^(m-6)`
+//!   coefficients split into constants (one per vector), and a leading
+//!   `x^(2^(m-6))` is added at the end, evaluated directly.
+//! * The transposed map returns `2^(m-5)` sums: its bottom polynomials
+//!   are linear.
 //!
 //! Everything is public control flow on secret data: no branch or index
 //! depends on coefficients or values.
 
+use crate::fft_consts::{FftConsts, consts};
 use crate::gf::{self, MAX_M, Vec64};
+use crate::radix;
 
 /// Vectors of 64 points covering GF(2^13).
 pub(crate) const NV: usize = (1 << MAX_M) / 64;
-/// Maximum coefficient count, `2^(m-5)`.
+/// Maximum coefficient count of the transposed map, `2^(m-5)`.
 pub(crate) const MAXC: usize = 1 << (MAX_M - 5);
 
-/// Lanes whose index has bit i set.
-const LANE: [u64; 6] = [
-    0xAAAA_AAAA_AAAA_AAAA,
-    0xCCCC_CCCC_CCCC_CCCC,
-    0xF0F0_F0F0_F0F0_F0F0,
-    0xFF00_FF00_FF00_FF00,
-    0xFFFF_0000_FFFF_0000,
-    0xFFFF_FFFF_0000_0000,
-];
-
-/// The bases B_0 .. B_{m-6} (row L: `m - L` elements); public constants.
-fn bases(m: usize) -> [[u16; MAX_M]; MAX_M - 5] {
-    let mut b = [[0u16; MAX_M]; MAX_M - 5];
-    for (i, x) in b[0][..m].iter_mut().enumerate() {
-        *x = 1 << (m - 1 - i);
-    }
-    for l in 0..m - 6 {
-        let k = m - l;
-        let inv = gf::inv(m, b[l][k - 1]);
-        for i in 0..k - 1 {
-            let g = gf::mul(m, b[l][i], inv);
-            b[l + 1][i] = gf::sq(m, g) ^ g;
-        }
-    }
-    b
-}
-
-/// `g_i = b_i / b_{k-1}` for the basis of depth `l` (i < k - 1).
-fn gammas(m: usize, bs: &[[u16; MAX_M]; MAX_M - 5], l: usize) -> [u16; MAX_M] {
-    let k = m - l;
-    let inv = gf::inv(m, bs[l][k - 1]);
-    let mut g = [0u16; MAX_M];
-    for (x, &b) in g[..k - 1].iter_mut().zip(&bs[l][..k - 1]) {
-        *x = gf::mul(m, b, inv);
-    }
-    g
-}
-
-/// The 64 points `sum_{i<6} bit_i(lane) v_i`, bitsliced.
-fn lane_span(m: usize, v: &[u16]) -> Vec64 {
-    let mut out = [0u64; MAX_M];
-    for (b, p) in out[..m].iter_mut().enumerate() {
-        for (i, &x) in v[..6].iter().enumerate() {
-            *p ^= LANE[i] & u64::from((x >> b) & 1).wrapping_neg();
-        }
-    }
-    out
-}
-
-/// `sum_{i>=6} bit_{i-6}(q) g_i` (public: q is a position).
-fn high_span(g: &[u16], q: usize) -> u16 {
-    let mut s = 0u16;
-    for (i, &x) in g.iter().enumerate().skip(6) {
-        s ^= x & (((q >> (i - 6)) & 1) as u16).wrapping_neg();
-    }
-    s
-}
-
-/// Taylor expansion at `x^2 + x` in place (length a power of two): entry
-/// j becomes the coefficient of `x^(j mod 2) (x^2+x)^(j div 2)`.
-fn taylor(f: &mut [u16]) {
-    let len = f.len();
-    if len <= 2 {
-        return;
-    }
-    let k = len / 4;
-    // x^i = x^(i-2k) (x^2+x)^k + x^(i-k), from the top down.
-    for i in (2 * k..4 * k).rev() {
-        f[i - k] ^= f[i];
-    }
-    let (lo, hi) = f.split_at_mut(2 * k);
-    taylor(lo);
-    taylor(hi);
-}
-
-/// Transpose of [`taylor`].
-fn taylor_t(f: &mut [u16]) {
-    let len = f.len();
-    if len <= 2 {
-        return;
-    }
-    let k = len / 4;
-    let (lo, hi) = f.split_at_mut(2 * k);
-    taylor_t(lo);
-    taylor_t(hi);
-    for i in 2 * k..4 * k {
-        f[i] ^= f[i - k];
-    }
-}
-
-/// Even entries, then odd entries.
-fn deinterleave(f: &mut [u16]) {
-    let mut t = [0u16; MAXC];
-    let h = f.len() / 2;
-    for i in 0..h {
-        t[i] = f[2 * i];
-        t[h + i] = f[2 * i + 1];
-    }
-    f.copy_from_slice(&t[..f.len()]);
-    zeroize::Zeroize::zeroize(&mut t);
-}
-
-/// Inverse of [`deinterleave`].
-fn interleave(f: &mut [u16]) {
-    let mut t = [0u16; MAXC];
-    let h = f.len() / 2;
-    for i in 0..h {
-        t[2 * i] = f[i];
-        t[2 * i + 1] = f[h + i];
-    }
-    f.copy_from_slice(&t[..f.len()]);
-    zeroize::Zeroize::zeroize(&mut t);
-}
-
-/// `f[j] *= pw[j]` (the powers of the level's scaling factor).
+/// `bitrev_k(x)`.
 #[inline(always)]
-fn scale(m: usize, f: &mut [u16], pw: &[u16]) {
-    for (x, &p) in f.iter_mut().zip(pw) {
-        *x = gf::mul(m, *x, p);
-    }
+fn bitrev(k: usize, x: usize) -> usize {
+    x.reverse_bits() >> (usize::BITS as usize - k)
 }
 
-/// `pw[j] = s^j` (public constants).
-fn powers(m: usize, s: u16, pw: &mut [u16]) {
-    let mut p = 1u16;
-    for x in pw {
-        *x = p;
-        p = gf::mul(m, p, s);
+/// The twiddle of depth `l` at position `q` (see `fft_consts`).
+#[inline(always)]
+fn twiddle(c: &FftConsts, m: usize, l: usize, q: usize) -> Vec64 {
+    let base = c.tw_off[l] + (q / 4) * m * 4 + q % 4;
+    let mut v = [0u64; MAX_M];
+    for (b, x) in v[..m].iter_mut().enumerate() {
+        *x = c.tw.0[base + 4 * b];
     }
+    v
 }
 
 fn xor_into(a: &mut Vec64, b: &Vec64) {
@@ -165,116 +65,106 @@ fn xor_into(a: &mut Vec64, b: &Vec64) {
     }
 }
 
-fn parity_elem(m: usize, v: &Vec64) -> u16 {
-    let mut x = 0u16;
-    for (b, p) in v[..m].iter().enumerate() {
-        x |= ((p.count_ones() & 1) as u16) << b;
-    }
-    x
+/// Parity of a word, by folding (no popcount instruction needed).
+#[inline(always)]
+fn parity(mut x: u64) -> u64 {
+    x ^= x >> 32;
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x ^= x >> 4;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    x & 1
 }
 
-/// Evaluates `f` (at most `2^(m-5)` coefficients, low first) at every
-/// field element: `out[v]` lane `l` = f(bitrev(64 v + l)). Uses
-/// `out[..2^(m-6)]`.
+/// Evaluates the monic `f` (degree `t = f.len() - 1 <= 2^(m-6)`, so
+/// `f[t] = 1`) at every field element: `out[v]` lane `l` =
+/// f(bitrev(64 v + l)). Uses `out[..2^(m-6)]`.
 pub(crate) fn eval_all(m: usize, f: &[u16], out: &mut [Vec64]) {
     // A constant m unrolls the bitsliced arithmetic.
     if m == 12 {
-        eval_impl::<12>(f, out);
+        eval_impl::<12, 1>(f, out);
     } else {
-        eval_impl::<13>(f, out);
+        eval_impl::<13, 2>(f, out);
     }
 }
 
-fn eval_impl<const M: usize>(f: &[u16], out: &mut [Vec64]) {
-    let m = M;
-    let nc = 1usize << (m - 5);
-    let lf = m - 6;
-    let bs = bases(m);
-    let mut c = [0u16; MAXC];
-    c[..f.len()].copy_from_slice(f);
-    for l in 0..lf {
-        let len = nc >> l;
-        let mut pw = [0u16; MAXC];
-        powers(m, bs[l][m - l - 1], &mut pw[..len]);
-        for q in c[..nc].chunks_exact_mut(len) {
-            scale(m, q, &pw);
-            taylor(q);
-            deinterleave(q);
+fn eval_impl<const M: usize, const W: usize>(f: &[u16], out: &mut [Vec64]) {
+    let lf = M - 6;
+    let nv = 1usize << lf;
+    let c = consts(M);
+    let t = f.len() - 1;
+    let mut p = radix::to_planes::<M, W>(&f[..f.len().min(64 * W)]);
+    radix::radix::<M, W>(&mut p);
+    // Bottom: vector v is the constant at index bitrev_lf(v).
+    for (v, o) in out[..nv].iter_mut().enumerate() {
+        let idx = bitrev(lf, v);
+        for (x, pb) in o.iter_mut().zip(&p) {
+            *x = ((pb[idx / 64] >> (idx % 64)) & 1).wrapping_neg();
         }
     }
-    let pv = lane_span(m, &bs[lf][..6]);
-    for (o, h) in out[..1 << lf].iter_mut().zip(c.chunks_exact(2)) {
-        let mut v = gf::vmul(m, &pv, &gf::broadcast(m, h[1]));
-        xor_into(&mut v, &gf::broadcast(m, h[0]));
-        *o = v;
-    }
+    zeroize::Zeroize::zeroize(p.as_flattened_mut());
     for l in (0..lf).rev() {
-        let k = m - l;
-        let half = 1usize << (k - 7);
-        let g = gammas(m, &bs, l);
-        let a0 = lane_span(m, &g[..6]);
-        for blk in out[..1 << lf].chunks_exact_mut(2 * half) {
+        let half = 1usize << (lf - 1 - l);
+        for blk in out[..nv].chunks_exact_mut(2 * half) {
             let (lo, hi) = blk.split_at_mut(half);
             for (q, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-                let mut a = a0;
-                xor_into(&mut a, &gf::broadcast(m, high_span(&g[..k - 1], q)));
-                xor_into(x, &gf::vmul(m, &a, y));
+                xor_into(x, &gf::vmul(M, &twiddle(c, M, l, q), y));
                 xor_into(y, x);
             }
         }
     }
-    zeroize::Zeroize::zeroize(&mut c);
-}
-
-/// Transpose of [`eval_all`]: `out[j] = sum_x w_x x^j` for `j < 2^(m-5)`,
-/// where `w[v]` lane `l` is `w_x` for `x = bitrev(64 v + l)`. Destroys `w`.
-pub(crate) fn syndrome_all(m: usize, w: &mut [Vec64], out: &mut [u16]) {
-    if m == 12 {
-        syndrome_impl::<12>(w, out);
-    } else {
-        syndrome_impl::<13>(w, out);
-    }
-}
-
-fn syndrome_impl<const M: usize>(w: &mut [Vec64], out: &mut [u16]) {
-    let m = M;
-    let nc = 1usize << (m - 5);
-    let lf = m - 6;
-    let bs = bases(m);
-    for l in 0..lf {
-        let k = m - l;
-        let half = 1usize << (k - 7);
-        let g = gammas(m, &bs, l);
-        let a0 = lane_span(m, &g[..6]);
-        for blk in w[..1 << lf].chunks_exact_mut(2 * half) {
-            let (lo, hi) = blk.split_at_mut(half);
-            for (q, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-                let mut a = a0;
-                xor_into(&mut a, &gf::broadcast(m, high_span(&g[..k - 1], q)));
-                xor_into(x, y);
-                xor_into(y, &gf::vmul(m, &a, x));
+    // The leading term x^(2^lf) (when t = 2^lf), evaluated directly: the
+    // Frobenius map is linear in the point.
+    if t == nv {
+        for (v, o) in out[..nv].iter_mut().enumerate() {
+            for (b, x) in o[..M].iter_mut().enumerate() {
+                *x ^= c.xt_lane[b] ^ u64::from((c.xt_high[v] >> b) & 1).wrapping_neg();
             }
         }
     }
-    let pv = lane_span(m, &bs[lf][..6]);
-    let mut c = [0u16; MAXC];
-    for (v, h) in w[..1 << lf].iter().zip(c.chunks_exact_mut(2)) {
-        h[0] = parity_elem(m, v);
-        h[1] = parity_elem(m, &gf::vmul(m, &pv, v));
+}
+
+/// Transpose of the evaluation (with linear bottom polynomials):
+/// `out[j] = sum_x w_x x^j` for `j < out.len() <= 2^(m-5)`, where `w[v]`
+/// lane `l` is `w_x` for `x = bitrev(64 v + l)`. Destroys `w`.
+pub(crate) fn syndrome_all(m: usize, w: &mut [Vec64], out: &mut [u16]) {
+    if m == 12 {
+        syndrome_impl::<12, 2>(w, out);
+    } else {
+        syndrome_impl::<13, 4>(w, out);
     }
-    for l in (0..lf).rev() {
-        let len = nc >> l;
-        let mut pw = [0u16; MAXC];
-        powers(m, bs[l][m - l - 1], &mut pw[..len]);
-        for q in c[..nc].chunks_exact_mut(len) {
-            interleave(q);
-            taylor_t(q);
-            scale(m, q, &pw);
+}
+
+fn syndrome_impl<const M: usize, const W2: usize>(w: &mut [Vec64], out: &mut [u16]) {
+    let lf = M - 6;
+    let nv = 1usize << lf;
+    let c = consts(M);
+    for l in 0..lf {
+        let half = 1usize << (lf - 1 - l);
+        for blk in w[..nv].chunks_exact_mut(2 * half) {
+            let (lo, hi) = blk.split_at_mut(half);
+            for (q, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+                xor_into(x, y);
+                xor_into(y, &gf::vmul(M, &twiddle(c, M, l, q), x));
+            }
         }
     }
-    let n = out.len().min(nc);
-    out[..n].copy_from_slice(&c[..n]);
-    zeroize::Zeroize::zeroize(&mut c);
+    // Bottom: h0 = sum of the lanes -> index bitrev_lf(v); h1 = sum of
+    // span_l w_l -> index 2^lf + bitrev_lf(v).
+    let mut p = [[0u64; W2]; M];
+    for (v, x) in w[..nv].iter().enumerate() {
+        let i0 = bitrev(lf, v);
+        let i1 = nv + i0;
+        let y = gf::vmul(M, &c.bottom_span, x);
+        for (b, pb) in p.iter_mut().enumerate() {
+            pb[i0 / 64] |= parity(x[b]) << (i0 % 64);
+            pb[i1 / 64] |= parity(y[b]) << (i1 % 64);
+        }
+    }
+    radix::radix_tr::<M, W2>(&mut p);
+    radix::from_planes::<M, W2>(&p, out);
+    zeroize::Zeroize::zeroize(p.as_flattened_mut());
 }
 
 #[cfg(test)]
@@ -298,9 +188,11 @@ mod tests {
             s ^= s << 5;
             s
         };
-        for m in [12usize, 13] {
+        for (m, t) in [(12usize, 64usize), (12, 40), (13, 96), (13, 119), (13, 128)] {
             let nc = 1 << (m - 5);
-            let f: std::vec::Vec<u16> = (0..nc).map(|_| (next() as u16) & ((1 << m) - 1)).collect();
+            let mut f: std::vec::Vec<u16> =
+                (0..=t).map(|_| (next() as u16) & ((1 << m) - 1)).collect();
+            f[t] = 1;
             let mut out = [[0u64; MAX_M]; NV];
             eval_all(m, &f, &mut out);
             for x in (0..1usize << m).step_by(37) {
@@ -309,7 +201,7 @@ mod tests {
                 });
                 assert_eq!(got, horner(m, &f, gf::bitrev(m, x as u16)), "m={m} x={x}");
             }
-            // Transpose: <E f, w> = <f, E^T w> for random w.
+            // Transpose: sum_x w_x f(x) = <f, E^T w> for random w.
             let mut w = [[0u64; MAX_M]; NV];
             for v in &mut w[..1 << (m - 6)] {
                 for p in &mut v[..m] {
@@ -326,7 +218,7 @@ mod tests {
             let mut st = [0u16; MAXC];
             syndrome_all(m, &mut w, &mut st[..nc]);
             let mut rhs = 0u16;
-            for j in 0..nc {
+            for j in 0..=t {
                 rhs ^= gf::mul(m, f[j], st[j]);
             }
             assert_eq!(lhs, rhs, "m={m}");

@@ -225,7 +225,7 @@ fn syndrome_of<P: ParameterSet>(
 /// weight t and reproduces the syndrome, else 0.
 ///
 /// Scratch: two `2^m`-point bitsliced arrays (13 KB each for m = 13).
-fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
+pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
     let (m, n, t) = (P::M, P::N, P::T);
     let nv = (1usize << m) / 64;
     let nc = 1usize << (m - 5);
@@ -293,11 +293,18 @@ fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
     ((u32::from(check).wrapping_sub(1) >> 31) as u8).wrapping_neg()
 }
 
-/// Decapsulation; `ct` must have `P::CT_BYTES` bytes.
+/// Decapsulation on the best backend; `ct` must have `P::CT_BYTES` bytes.
 pub(crate) fn decaps<P: ParameterSet>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
+    crate::backend::decaps::<P>(sk, ct, ss);
+}
+
+/// Decapsulation with the decoder of backend `B`; `ct` must have
+/// `P::CT_BYTES` bytes.
+#[inline(always)]
+pub(crate) fn decaps_with<P: ParameterSet, B: Backend>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
     let n = P::N;
     let mut e = [0u8; MAX_N / 8];
-    let mut ok = decrypt::<P>(&mut e, sk, ct);
+    let mut ok = B::decrypt::<P>(&mut e, sk, ct);
     let e = &mut e[..n / 8];
     // 6960119: the unused high bits of C0 must be zero.
     if P::MT % 8 != 0 {

@@ -68,12 +68,16 @@ extern crate std;
 mod backend;
 mod benes;
 mod bm;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod bm_avx2;
 mod dynkem;
 mod fft;
+mod fft_consts;
 mod gf;
 mod kem;
 mod keygen;
 mod params;
+mod radix;
 mod sort;
 
 pub use backend::testing;

@@ -1,6 +1,7 @@
-//! Every SIMD backend against the portable reference: key generation and
-//! encapsulation byte for byte, and the sorting networks on random words.
-//! (Decapsulation has one portable code path.) Nothing to compare when the
+//! Every SIMD backend against the portable reference: key generation,
+//! encapsulation and decapsulation (valid, tampered and random
+//! ciphertexts) byte for byte, and the sorting networks on random words.
+//! Nothing to compare when the
 //! CPU or the build (`--cfg pqforge_backend="portable"`) offers no SIMD
 //! backend.
 
@@ -95,4 +96,70 @@ fn sorts_match_portable() {
             }
         }
     }
+}
+
+/// Decapsulation on every backend against the portable one: valid
+/// ciphertexts, ciphertexts with flipped bits (decoding failures and
+/// near misses) and random ones (implicit rejection).
+fn decaps_same<P: ParameterSet>(seed: u8, rounds: usize) {
+    let mut rng = KatSource::new(KatRng::NistDrbg, &[seed; 48]);
+    let mut pk = vec![0u8; P::PK_BYTES];
+    let mut sk = vec![0u8; P::SK_BYTES];
+    keygen::<P, _>(&mut rng, &mut pk, &mut sk).expect("keygen");
+    let mut s = u64::from(seed) * 0x9E37_79B9_7F4A_7C15 + 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for round in 0..rounds {
+        let mut ct = vec![0u8; P::CT_BYTES];
+        let mut k = [0u8; 32];
+        encaps::<P, _>(&mut rng, &pk, &mut ct, &mut k).expect("encaps");
+        match round % 4 {
+            0 => {}
+            1 => {
+                // One flipped syndrome bit.
+                let i = (next() as usize) % (P::SYND_BYTES * 8);
+                ct[i / 8] ^= 1 << (i % 8);
+            }
+            2 => {
+                for x in &mut ct {
+                    *x = next() as u8;
+                }
+            }
+            _ => {
+                // Several flipped bits.
+                for _ in 0..=next() % 8 {
+                    let i = (next() as usize) % (P::SYND_BYTES * 8);
+                    ct[i / 8] ^= 1 << (i % 8);
+                }
+            }
+        }
+        let mut k0 = [0u8; 32];
+        testing::decaps::<P>("portable", &sk, &ct, &mut k0)
+            .expect("portable")
+            .expect("decaps");
+        if round % 4 == 0 {
+            assert_eq!(k0, k, "{}: portable decaps", P::NAME);
+        }
+        for &b in &available()[1..] {
+            let mut k1 = [0u8; 32];
+            testing::decaps::<P>(b, &sk, &ct, &mut k1)
+                .expect("available")
+                .expect("decaps");
+            assert_eq!(k0, k1, "{} {b}: decaps differs (round {round})", P::NAME);
+        }
+    }
+}
+
+#[test]
+fn decaps_matches_portable() {
+    decaps_same::<McEliece348864>(1, 12);
+    decaps_same::<McEliece348864pcf>(2, 8);
+    decaps_same::<McEliece460896>(3, 8);
+    decaps_same::<McEliece6688128f>(4, 8);
+    decaps_same::<McEliece6960119>(5, 8);
+    decaps_same::<McEliece8192128pc>(6, 8);
 }

@@ -82,6 +82,11 @@ impl Backend for Avx2 {
         // SAFETY: see the invariant on `Avx2`.
         unsafe { sort::<U64x4>(buf) }
     }
+    #[inline(always)]
+    fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { super::avx2_dec::decrypt::<P>(e, sk, c0) }
+    }
 }
 
 /// Key generation on AVX2.
@@ -120,6 +125,18 @@ fn encaps_avx2<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
     ss: &mut [u8; 32],
 ) -> Result<(), pqforge_core::Error> {
     crate::kem::encaps::<P, R, Avx2>(rng, pk, ct, ss)
+}
+
+/// Decapsulation on AVX2 (the FFT decoder of `avx2_dec`; hashing and
+/// the constant-time selection are `kem::decaps_with`).
+pub(crate) fn decaps<P: ParameterSet>(_t: Token, sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
+    // SAFETY: the token proves AVX2 support.
+    unsafe { decaps_avx2::<P>(sk, ct, ss) }
+}
+
+#[target_feature(enable = "avx2")]
+fn decaps_avx2<P: ParameterSet>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
+    crate::kem::decaps_with::<P, Avx2>(sk, ct, ss);
 }
 
 /// Sorts `w`-byte words (4 or 8) on AVX2 (tests; the caller checked AVX2

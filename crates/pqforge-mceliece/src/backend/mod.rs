@@ -10,6 +10,8 @@
 
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 pub(crate) mod avx2;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod avx2_dec;
 
 use crate::ParameterSet;
 use crate::sort::{sort_u32_le, sort_u64_le};
@@ -40,6 +42,9 @@ pub(crate) trait Backend {
     /// Sorts the little-endian `u64` words of `buf` ascending (constant
     /// time; the word count is a power of two).
     fn sort_u64(buf: &mut [u8]);
+    /// Niederreiter decryption (see `kem::decrypt`): writes `e` (n/8
+    /// bytes), returns 0xFF on success and 0 otherwise.
+    fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8;
 }
 
 /// Parity of a 64-bit word, branch-free.
@@ -161,6 +166,11 @@ impl Backend for Portable {
     fn sort_u64(buf: &mut [u8]) {
         sort_u64_le(buf);
     }
+
+    #[inline]
+    fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
+        crate::kem::decrypt::<P>(e, sk, c0)
+    }
 }
 
 /// Key generation (see `keygen::keygen_derand`) on the best backend.
@@ -184,6 +194,15 @@ pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
         return avx2::encaps::<P, R>(t, rng, pk, ct, ss);
     }
     crate::kem::encaps::<P, R, Portable>(rng, pk, ct, ss)
+}
+
+/// Decapsulation (see `kem::decaps_with`) on the best backend.
+pub(crate) fn decaps<P: ParameterSet>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if let Some(t) = avx2::Token::get() {
+        return avx2::decaps::<P>(t, sk, ct, ss);
+    }
+    crate::kem::decaps_with::<P, Portable>(sk, ct, ss);
 }
 
 /// Backend names for the differential tests.
@@ -252,6 +271,35 @@ pub mod testing {
             "avx2" => {
                 super::avx2::Token::get().map(|t| super::avx2::encaps::<P, R>(t, rng, pk, ct, ss))
             }
+            _ => None,
+        }
+    }
+
+    /// Decapsulation on the named backend (`None` if unavailable).
+    ///
+    /// # Errors
+    /// As [`crate::decaps`].
+    pub fn decaps<P: ParameterSet>(
+        backend: &str,
+        sk: &[u8],
+        ct: &[u8],
+        ss: &mut [u8; 32],
+    ) -> Option<Result<(), pqforge_core::Error>> {
+        let lens = pqforge_core::check_len("secret key", P::SK_BYTES, sk.len())
+            .and(pqforge_core::check_len("ciphertext", P::CT_BYTES, ct.len()));
+        if let Err(e) = lens {
+            return Some(Err(e));
+        }
+        match backend {
+            "portable" => {
+                crate::kem::decaps_with::<P, super::Portable>(sk, ct, ss);
+                Some(Ok(()))
+            }
+            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+            "avx2" => super::avx2::Token::get().map(|t| {
+                super::avx2::decaps::<P>(t, sk, ct, ss);
+                Ok(())
+            }),
             _ => None,
         }
     }
