@@ -33,10 +33,12 @@
 //!
 //! On x86_64 with AVX2 (detected at run time, once per call) key
 //! generation and encapsulation use 256-bit kernels for the masked row
-//! operations, the inner products and the sorting networks; elsewhere, or
-//! when built with `--cfg pqforge_backend="portable"`, the portable 64-bit
-//! code runs. Both give identical bytes (`tests/backends.rs`).
-//! Decapsulation has one portable, bitsliced code path (additive FFT).
+//! operations, the inner products, the error-vector scatter and the
+//! sorting networks, and decapsulation runs entirely in 256-bit registers
+//! (256 field elements per bitsliced vector: additive FFT, Benes network,
+//! Berlekamp–Massey); elsewhere, or when built with
+//! `--cfg pqforge_backend="portable"`, the portable 64-bit bitsliced code
+//! runs. Both give identical bytes (`tests/backends.rs`).
 //!
 //! # Constant time
 //!
