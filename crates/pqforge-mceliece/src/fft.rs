@@ -33,6 +33,7 @@
 //! Everything is public control flow on secret data: no branch or index
 //! depends on coefficients or values.
 
+use crate::backend::parity64;
 use crate::fft_consts::{FftConsts, consts};
 use crate::gf::{self, MAX_M, Vec64};
 use crate::radix;
@@ -63,18 +64,6 @@ fn xor_into(a: &mut Vec64, b: &Vec64) {
     for (x, y) in a.iter_mut().zip(b) {
         *x ^= y;
     }
-}
-
-/// Parity of a word, by folding (no popcount instruction needed).
-#[inline(always)]
-fn parity(mut x: u64) -> u64 {
-    x ^= x >> 32;
-    x ^= x >> 16;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    x & 1
 }
 
 /// Evaluates the monic `f` (degree `t = f.len() - 1 <= 2^(m-6)`, so
@@ -158,8 +147,8 @@ fn syndrome_impl<const M: usize, const W2: usize>(w: &mut [Vec64], out: &mut [u1
         let i1 = nv + i0;
         let y = gf::vmul(M, &c.bottom_span, x);
         for (b, pb) in p.iter_mut().enumerate() {
-            pb[i0 / 64] |= parity(x[b]) << (i0 % 64);
-            pb[i1 / 64] |= parity(y[b]) << (i1 % 64);
+            pb[i0 / 64] |= parity64(x[b]) << (i0 % 64);
+            pb[i1 / 64] |= parity64(y[b]) << (i1 % 64);
         }
     }
     radix::radix_tr::<M, W2>(&mut p);

@@ -47,7 +47,8 @@ pub(crate) trait Backend {
     fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8;
 }
 
-/// Parity of a 64-bit word, branch-free.
+/// Parity of a 64-bit word, branch-free (folding: no popcount instruction
+/// needed).
 #[inline(always)]
 pub(crate) fn parity64(mut x: u64) -> u64 {
     x ^= x >> 32;
