@@ -10,10 +10,17 @@
 //! does the schedule of the exact integer work (residues over blocks of
 //! primes, one CRT pass for F and G together, fused schoolbook products,
 //! NTT forms of f, g kept across the Babai loop, v of the Bezout identity
-//! recovered by exact division). Every such step yields a unique value
+//! recovered by exact division; f, g of every depth kept from a single
+//! descent; at the deep levels, where the integers are few and long, field
+//! norms and F'(x^2) g(-x) by direct big-integer products instead of RNS +
+//! NTT + CRT). Every such step yields a unique value
 //! (a residue, a CRT representative, a sum modulo 2^(31 len), the Bezout
 //! coefficients), and the floating-point steps are those of the reference
-//! in the same order, so the output (F, G) is identical.
+//! in the same order, so the output (F, G) is identical. (The direct
+//! products give the exact integers; the reference's CRT gives the same
+//! ones because its MAX_BL_SMALL / MAX_BL_LARGE prime counts are chosen so
+//! that those integers fit, with a margin of many standard deviations of
+//! the measured bit lengths.)
 //!
 //! Scratch: `tmp` (u32) holds the persistent F, G at its start between
 //! levels; `ftmp` (Fpr) is separate.
@@ -77,8 +84,16 @@ fn mm(a: u32, b: u32, c: Pc) -> u32 {
 /// One step of the field-norm descent: from f, g at depth `depth` (size
 /// 2^logn, slen limbs, NTT/RNS form if `in_ntt`) to N(f), N(g) at depth+1
 /// (tlen limbs, NTT/RNS form if `out_ntt`). Input at data[0..], output at
-/// data[0..].
-fn make_fg_step(data: &mut [u32], logn: u32, depth: usize, in_ntt: bool, out_ntt: bool) {
+/// data[0..]. If `cache` is not empty, it receives the plain f, g at
+/// `depth` (2n integers of slen limbs, f then g) once they are rebuilt.
+fn make_fg_step(
+    data: &mut [u32],
+    cache: &mut [u32],
+    logn: u32,
+    depth: usize,
+    in_ntt: bool,
+    out_ntt: bool,
+) {
     let n = 1usize << logn;
     let hn = n >> 1;
     let slen = MAX_BL_SMALL[depth];
@@ -121,6 +136,9 @@ fn make_fg_step(data: &mut [u32], logn: u32, depth: usize, in_ntt: bool, out_ntt
     // Plain big integers, then the residues for the extra primes, a block
     // of primes at a time (res: 2n integers x b primes, [v * b + j]).
     zint_rebuild_crt(fsgs, slen, slen, 2 * n, true, scratch);
+    if !cache.is_empty() {
+        cache.copy_from_slice(fsgs);
+    }
     let (gm, r) = scratch.split_at_mut(n);
     let (igm, res) = r.split_at_mut(n);
     // (a shift, not a division: lengths are public, but divscan wants no div)
@@ -174,24 +192,166 @@ fn make_fg(data: &mut [u32], f: &[i8], g: &[i8], logn: u32, depth: u32, out_ntt:
         return;
     }
     if depth == 1 {
-        make_fg_step(data, logn, 0, false, out_ntt);
+        make_fg_step(data, &mut [], logn, 0, false, out_ntt);
         return;
     }
-    make_fg_step(data, logn, 0, false, true);
+    make_fg_step(data, &mut [], logn, 0, false, true);
     for d in 1..depth - 1 {
-        make_fg_step(data, logn - d, d as usize, true, true);
+        make_fg_step(data, &mut [], logn - d, d as usize, true, true);
     }
-    make_fg_step(data, logn - depth + 1, depth as usize - 1, true, out_ntt);
+    make_fg_step(
+        data,
+        &mut [],
+        logn - depth + 1,
+        depth as usize - 1,
+        true,
+        out_ntt,
+    );
+}
+
+/// Size in words of the plain f, g at `depth` (2 n slen).
+fn fg_cache_size(logn_top: u32, depth: u32) -> usize {
+    (2 * MAX_BL_SMALL[depth as usize]) << (logn_top - depth)
+}
+
+/// Where the plain f, g of each intermediate depth (2..logn_top-1) are
+/// kept between the descent and the way back up: at the end of `tmp`, the
+/// shallowest last, so that the area in use shrinks from the top while the
+/// levels going back up (larger n) need more room below it.
+///
+/// The reference recomputes f, g from the top-level ones at every depth
+/// (the whole field-norm descent again each time, dominated by its deep,
+/// many-limb steps); keeping them is a few thousand words. Returns the
+/// start of the depth-`depth` block, or None if the layout does not fit
+/// `tlen` words (then every level recomputes, as before).
+fn fg_cache_start(logn_top: u32, tlen: usize, depth: u32) -> Option<usize> {
+    if logn_top < 3 || !(2..logn_top).contains(&depth) {
+        return None;
+    }
+    let mut end = tlen;
+    for d in 2..depth {
+        end = end.checked_sub(fg_cache_size(logn_top, d))?;
+    }
+    let start = end.checked_sub(fg_cache_size(logn_top, depth))?;
+    // Room below the block: the working area of solve_intermediate before
+    // the block is consumed (F, G unreduced, f, g, F', G'), and of the
+    // descent step that fills it.
+    let d = depth as usize;
+    let n = 1usize << (logn_top - depth);
+    let work = 2 * n * MAX_BL_LARGE[d] + 2 * n * MAX_BL_SMALL[d] + n * MAX_BL_SMALL[d + 1];
+    let step = 2 * MAX_BL_SMALL[logn_top as usize]
+        + n * MAX_BL_SMALL[d + 1]
+        + 2 * n * MAX_BL_SMALL[d]
+        + 5 * n;
+    (work.max(step) <= start).then_some(start)
+}
+
+/// Whether every intermediate depth can keep its f, g (see
+/// [`fg_cache_start`]).
+fn fg_cache_fits(logn_top: u32, tlen: usize) -> bool {
+    logn_top >= 3 && (2..logn_top).all(|d| fg_cache_start(logn_top, tlen, d).is_some())
+}
+
+/// From this n (coefficients per polynomial at the input depth) down, the
+/// descent computes the field norms by direct big-integer products
+/// ([`field_norm_plain`]) instead of RNS + NTT + CRT (few, long integers:
+/// see [`LIFT_PLAIN_MAX_N`]).
+const DESCENT_PLAIN_MAX_N: usize = 16;
+
+/// As [`make_fg`] at depth logn_top, into tmp[off..], also saving the
+/// plain f, g of each intermediate depth at [`fg_cache_start`] (caller
+/// checked [`fg_cache_fits`]). Returns true if the output is plain
+/// (integers), false if it is the residues modulo the first
+/// MAX_BL_SMALL[logn_top] primes (not in NTT form).
+fn make_fg_deepest_cached(tmp: &mut [u32], off: usize, f: &[i8], g: &[i8], logn_top: u32) -> bool {
+    let n = 1usize << logn_top;
+    let tlen = tmp.len();
+    let c0 = pc(0);
+    {
+        let data = &mut tmp[off..];
+        for u in 0..n {
+            data[u] = modp_set(i32::from(f[u]), c0.p);
+            data[n + u] = modp_set(i32::from(g[u]), c0.p);
+        }
+    }
+    // First depth (>= 2) of the direct descent, logn_top if none.
+    let d0 = (2..logn_top)
+        .find(|&d| {
+            let nd = 1usize << (logn_top - d);
+            nd <= DESCENT_PLAIN_MAX_N && nd * MAX_BL_SMALL[d as usize] <= PLAIN_DIGITS
+        })
+        .unwrap_or(logn_top);
+    for d in 0..d0 {
+        // The last RNS step leaves plain residues (for the CRT below, or
+        // for the caller at the deepest level).
+        let out_ntt = d + 1 < d0;
+        if d < 2 {
+            make_fg_step(
+                &mut tmp[off..],
+                &mut [],
+                logn_top - d,
+                d as usize,
+                d > 0,
+                out_ntt,
+            );
+            continue;
+        }
+        let Some(cs) = fg_cache_start(logn_top, tlen, d) else {
+            return false;
+        };
+        let (work, rest) = tmp.split_at_mut(cs);
+        let cache = &mut rest[..fg_cache_size(logn_top, d)];
+        make_fg_step(
+            &mut work[off..],
+            cache,
+            logn_top - d,
+            d as usize,
+            true,
+            out_ntt,
+        );
+    }
+    if d0 == logn_top {
+        return false;
+    }
+    {
+        let nd = 1usize << (logn_top - d0);
+        let slen = MAX_BL_SMALL[d0 as usize];
+        let (x, scratch) = tmp[off..].split_at_mut(2 * nd * slen);
+        zint_rebuild_crt(x, slen, slen, 2 * nd, true, scratch);
+    }
+    for d in d0..logn_top {
+        let nd = 1usize << (logn_top - d);
+        let slen = MAX_BL_SMALL[d as usize];
+        let dlen = MAX_BL_SMALL[d as usize + 1];
+        let Some(cs) = fg_cache_start(logn_top, tlen, d) else {
+            return false;
+        };
+        let (work, rest) = tmp.split_at_mut(cs);
+        let data = &mut work[off..];
+        rest[..2 * nd * slen].copy_from_slice(&data[..2 * nd * slen]);
+        let (src, dst) = data.split_at_mut(2 * nd * slen);
+        field_norm_plain(dst, dlen, src, slen, logn_top - d, 2);
+        data.copy_within(2 * nd * slen..2 * nd * slen + nd * dlen, 0);
+    }
+    true
 }
 
 /// Deepest level (constant polynomials): Res(f), Res(g), then F, G from
 /// the extended GCD, times q. Output F, G (len limbs each) at tmp[0..].
 fn solve_deepest(logn_top: u32, f: &[i8], g: &[i8], tmp: &mut [u32]) -> bool {
     let len = MAX_BL_SMALL[logn_top as usize];
+    let plain = if fg_cache_fits(logn_top, tmp.len()) {
+        make_fg_deepest_cached(tmp, 2 * len, f, g, logn_top)
+    } else {
+        make_fg(&mut tmp[2 * len..], f, g, logn_top, logn_top, false);
+        false
+    };
     let (fgp, rest) = tmp.split_at_mut(2 * len);
-    make_fg(rest, f, g, logn_top, logn_top, false);
     let (fpgp, t1) = rest.split_at_mut(2 * len);
-    zint_rebuild_crt(fpgp, len, len, 2, false, t1);
+    if !plain {
+        // (Resultants are positive: no signed normalisation.)
+        zint_rebuild_crt(fpgp, len, len, 2, false, t1);
+    }
     let (ffp, ggp) = fgp.split_at_mut(len);
     let (fp, gp) = fpgp.split_at(len);
     // f G - g F = 1 (u = G, v = F).
@@ -420,6 +580,202 @@ fn poly_sub_scaled_ntt_cached(
     }
 }
 
+/// Up to this n (coefficients per polynomial), [`solve_intermediate`]
+/// forms F'(x^2) g(-x) by direct big-integer products rather than with
+/// RNS + NTT + CRT: there the integers are long (tens to hundreds of limbs)
+/// and few, so the n^2/2 products cost less than reconstructing 2n
+/// integers of llen limbs from llen residues each (quadratic in llen).
+const LIFT_PLAIN_MAX_N: usize = 16;
+
+/// Room for the signed digits of each operand of [`comba_sum`].
+const PLAIN_DIGITS: usize = 512;
+
+/// The most terms one output coefficient of [`comba_sum`] may have: n/2
+/// for [`lift_plain`], n for [`field_norm_plain`].
+const PLAIN_TERMS: usize = 32;
+
+const _: () = assert!(LIFT_PLAIN_MAX_N <= PLAIN_TERMS && DESCENT_PLAIN_MAX_N <= PLAIN_TERMS);
+
+/// The signed digits of `count` integers of `len` limbs: the top limb's
+/// bit 30 is the sign (31-bit two's complement), the others are plain
+/// 31-bit words. With `rev`, the limbs of each integer are reversed.
+fn signed_digits(d: &mut [i32], x: &[u32], len: usize, count: usize, rev: bool) {
+    for v in 0..count {
+        for t in 0..len {
+            let w = x[v * len + t];
+            let z = if t == len - 1 {
+                ((w << 1) as i32) >> 1
+            } else {
+                w as i32
+            };
+            d[v * len + if rev { len - 1 - t } else { t }] = z;
+        }
+    }
+}
+
+/// out[k] = sum over the terms (i, j, neg) of `terms(k)` of (-1)^neg a_i
+/// b_j, exactly modulo 2^(31 olen), for k < `nout`; a_i has the signed
+/// digits ad[i alen..][..alen], b_j the reversed ones bd[j blen..][..blen]
+/// (see [`signed_digits`]). `terms` writes the list into its buffer and
+/// returns its length.
+///
+/// Each output limb is a column sum (Comba) of 31-bit x 31-bit signed
+/// digit products, kept as a low part (31 bits of each product) and a high
+/// part, both in i64, so that one carry per limb suffices. The terms and
+/// their signs depend only on indices (public). CT.
+#[allow(clippy::too_many_arguments)]
+fn comba_sum(
+    out: &mut [u32],
+    olen: usize,
+    nout: usize,
+    ad: &[i32],
+    alen: usize,
+    bd: &[i32],
+    blen: usize,
+    terms: impl Fn(usize, &mut [(usize, usize, bool)]) -> usize,
+) {
+    let mut tb = [(0usize, 0usize, false); PLAIN_TERMS];
+    for k in 0..nout {
+        let nt = terms(k, &mut tb);
+        let o = &mut out[k * olen..(k + 1) * olen];
+        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+        if crate::zint_avx2::try_comba_coeff(o, ad, alen, bd, blen, &tb[..nt]) {
+            continue;
+        }
+        comba_coeff_portable(o, ad, alen, bd, blen, &tb[..nt]);
+    }
+}
+
+/// One output coefficient of [`comba_sum`] (portable body): o[t] for t
+/// < o.len() from the given terms.
+fn comba_coeff_portable(
+    o: &mut [u32],
+    ad: &[i32],
+    alen: usize,
+    bd: &[i32],
+    blen: usize,
+    terms: &[(usize, usize, bool)],
+) {
+    let mut cc = 0i64;
+    for (t, ot) in o.iter_mut().enumerate() {
+        // Digits a_u b_v with u + v = t: u in [t - blen + 1, t] within
+        // [0, alen).
+        let u0 = (t + 1).saturating_sub(blen);
+        let u1 = (t + 1).min(alen);
+        let mut lo = 0i64;
+        let mut hi = 0i64;
+        if u0 < u1 {
+            for &(i, j, neg) in terms {
+                let ar = &ad[i * alen + u0..i * alen + u1];
+                // b_v, v = t - u, reversed: index blen - 1 - v.
+                let bo = j * blen + blen - 1 - t + u0;
+                let br = &bd[bo..bo + (u1 - u0)];
+                let (mut l, mut h) = (0i64, 0i64);
+                for (&x, &y) in ar.iter().zip(br) {
+                    let p = i64::from(x) * i64::from(y);
+                    l += p & 0x7FFF_FFFF;
+                    h += p >> 31;
+                }
+                if neg {
+                    lo -= l;
+                    hi -= h;
+                } else {
+                    lo += l;
+                    hi += h;
+                }
+            }
+        }
+        let z = lo + cc;
+        *ot = (z as u32) & 0x7FFF_FFFF;
+        cc = (z >> 31) + hi;
+    }
+}
+
+/// out = a(x^2) b(-x) mod x^n + 1 (n = 2^logn), exactly, modulo 2^(31
+/// olen) per coefficient (the bound MAX_BL_LARGE makes it exact: it is
+/// the integer the reference rebuilds from its olen residues). `a`: n/2
+/// signed integers of `alen` limbs; `b`: n of `blen` limbs; `out`: n of
+/// `olen` limbs. Caller: hn alen, n blen <= PLAIN_DIGITS.
+///
+/// Coefficient k is the sum, over j = k mod 2 (i = (k - j) / 2 mod n/2),
+/// of (-1)^j a_i b_j, negated when 2 i + j wraps past n.
+fn lift_plain(
+    out: &mut [u32],
+    olen: usize,
+    a: &[u32],
+    alen: usize,
+    b: &[u32],
+    blen: usize,
+    logn: u32,
+) {
+    let n = 1usize << logn;
+    let mut ad = [0i32; PLAIN_DIGITS];
+    let mut bd = [0i32; PLAIN_DIGITS];
+    signed_digits(&mut ad, a, alen, n >> 1, false);
+    signed_digits(&mut bd, b, blen, n, true);
+    comba_sum(out, olen, n, &ad, alen, &bd, blen, |k, tb| {
+        let mut nt = 0;
+        for j in ((k & 1)..n).step_by(2) {
+            // 2 i + j = k (mod n).
+            let wrap = j > k;
+            tb[nt] = (((k + n - j) & (n - 1)) >> 1, j, (j & 1 == 1) != wrap);
+            nt += 1;
+        }
+        nt
+    });
+    zeroize::Zeroize::zeroize(&mut ad[..]);
+    zeroize::Zeroize::zeroize(&mut bd[..]);
+}
+
+/// The field norm N(x)(y) = x(sqrt y) x(-sqrt y) = xe(y)^2 - y xo(y)^2
+/// (xe, xo: even and odd coefficients) of the `count` polynomials of n =
+/// 2^logn signed `slen`-limb coefficients at src (one after the other),
+/// exactly, into dst (n/2 coefficients of `tlen` limbs each per
+/// polynomial; MAX_BL_SMALL makes it exact, the integers the reference
+/// rebuilds from its tlen residues). Caller: n slen <= PLAIN_DIGITS.
+fn field_norm_plain(
+    dst: &mut [u32],
+    tlen: usize,
+    src: &[u32],
+    slen: usize,
+    logn: u32,
+    count: usize,
+) {
+    let n = 1usize << logn;
+    let m = n >> 1;
+    let mut ad = [0i32; PLAIN_DIGITS];
+    let mut bd = [0i32; PLAIN_DIGITS];
+    for c in 0..count {
+        let x = &src[c * n * slen..(c + 1) * n * slen];
+        signed_digits(&mut ad, x, slen, n, false);
+        signed_digits(&mut bd, x, slen, n, true);
+        comba_sum(
+            &mut dst[c * m * tlen..(c + 1) * m * tlen],
+            tlen,
+            m,
+            &ad,
+            slen,
+            &bd,
+            slen,
+            |k, tb| {
+                let mut nt = 0;
+                for i in 0..m {
+                    // xe_i xe_j, i + j = k (mod m): + unless it wraps.
+                    let j = (k + m - i) & (m - 1);
+                    tb[nt] = (2 * i, 2 * j, i + j != k);
+                    // y xo_i xo_j, i + j + 1 = k (mod m): - unless it wraps.
+                    let j = (k + 2 * m - 1 - i) & (m - 1);
+                    tb[nt + 1] = (2 * i + 1, 2 * j + 1, i + j + 1 == k);
+                    nt += 2;
+                }
+                nt
+            },
+        );
+    }
+    zeroize::Zeroize::zeroize(&mut ad[..]);
+    zeroize::Zeroize::zeroize(&mut bd[..]);
+}
+
 /// Given F', G' at depth+1 (tmp[0..], dlen limbs), computes F, G at depth
 /// (tmp[0..], slen limbs), reduced against f, g (Babai).
 fn solve_intermediate(
@@ -441,12 +797,28 @@ fn solve_intermediate(
     // Layout: [Ft | Gt] (n llen each) | [ft | gt] (n slen each) | [Fd | Gd]
     // (hn dlen each) | scratch.
     let a = 2 * hn * dlen;
-    make_fg(&mut tmp[a..], f, g, logn_top, depth, true);
     let o_ft = 2 * n * llen;
-    tmp.copy_within(a..a + 2 * n * slen, o_ft);
     let o_fd = o_ft + 2 * n * slen;
-    tmp.copy_within(0..a, o_fd);
     let o_t1 = o_fd + a;
+    // f, g either kept from the descent (plain) or recomputed (NTT form
+    // modulo the first slen primes).
+    let cs = if fg_cache_fits(logn_top, tmp.len()) {
+        fg_cache_start(logn_top, tmp.len(), depth)
+    } else {
+        None
+    };
+    let plain = cs.is_some();
+    let tmp = if let Some(cs) = cs {
+        tmp.copy_within(0..a, o_fd);
+        tmp.copy_within(cs..cs + 2 * n * slen, o_ft);
+        // The block is consumed; the shallower ones above it stay.
+        &mut tmp[..cs + 2 * n * slen]
+    } else {
+        make_fg(&mut tmp[a..], f, g, logn_top, depth, true);
+        tmp.copy_within(a..a + 2 * n * slen, o_ft);
+        tmp.copy_within(0..a, o_fd);
+        tmp
+    };
 
     let (big, rest) = tmp.split_at_mut(o_ft);
     let (fgt, rest) = rest.split_at_mut(2 * n * slen);
@@ -454,80 +826,87 @@ fn solve_intermediate(
     let (ft_big, gt_big) = big.split_at_mut(n * llen);
     let (fd, gd) = fdgd.split_at(hn * dlen);
 
-    // F', G' modulo each of the llen primes.
-    zint_mod_small_signed_rns(fd, dlen, dlen, hn, ft_big, llen, 0, llen);
-    zint_mod_small_signed_rns(gd, dlen, dlen, hn, gt_big, llen, 0, llen);
+    if plain && n <= LIFT_PLAIN_MAX_N && hn * dlen <= PLAIN_DIGITS && n * slen <= PLAIN_DIGITS {
+        // Small n, long integers: the products directly (see lift_plain).
+        let (ft, gt) = fgt.split_at(n * slen);
+        lift_plain(ft_big, llen, fd, dlen, gt, slen, logn);
+        lift_plain(gt_big, llen, gd, dlen, ft, slen, logn);
+    } else {
+        // F', G' modulo each of the llen primes.
+        zint_mod_small_signed_rns(fd, dlen, dlen, hn, ft_big, llen, 0, llen);
+        zint_mod_small_signed_rns(gd, dlen, dlen, hn, gt_big, llen, 0, llen);
 
-    // F = F'(x^2) g(-x), G = G'(x^2) f(-x), prime by prime. Past the
-    // first slen primes, the residues of f, g come from their plain form,
-    // a block of primes at a time (res: 2n integers x b primes).
-    let bmax = ((t1.len() - 5 * n) >> (logn + 1)).clamp(1, 16);
-    let (mut ub, mut b) = (0, 0);
-    for u in 0..llen {
-        let c = pc(u);
-        if u == slen {
-            zint_rebuild_crt(fgt, slen, slen, 2 * n, true, t1);
-        }
-        let (gm, rest) = t1.split_at_mut(n);
-        let (igm, rest) = rest.split_at_mut(n);
-        let (fx, rest) = rest.split_at_mut(n);
-        let (gx, rest) = rest.split_at_mut(n);
-        let (fp, rest) = rest.split_at_mut(hn);
-        let (gp, res) = rest.split_at_mut(hn);
-        modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
-        if u < slen {
-            let (ft, gt) = fgt.split_at_mut(n * slen);
-            for v in 0..n {
-                fx[v] = ft[v * slen + u];
-                gx[v] = gt[v * slen + u];
+        // F = F'(x^2) g(-x), G = G'(x^2) f(-x), prime by prime. Past the
+        // first slen primes, the residues of f, g come from their plain form,
+        // a block of primes at a time (res: 2n integers x b primes).
+        let bmax = ((t1.len() - 5 * n) >> (logn + 1)).clamp(1, 16);
+        let (mut ub, mut b) = (0, 0);
+        for u in 0..llen {
+            let c = pc(u);
+            if u == slen && !plain {
+                zint_rebuild_crt(fgt, slen, slen, 2 * n, true, t1);
             }
-            intt_ext(ft, u, slen, igm, logn, c.p, c.p0i);
-            intt_ext(gt, u, slen, igm, logn, c.p, c.p0i);
-        } else {
-            if u >= ub + b {
-                ub = u;
-                b = (llen - u).min(bmax);
-                zint_mod_small_signed_rns(
-                    fgt,
-                    slen,
-                    slen,
-                    2 * n,
-                    &mut res[..2 * n * b],
-                    b,
-                    ub,
-                    ub + b,
-                );
+            let (gm, rest) = t1.split_at_mut(n);
+            let (igm, rest) = rest.split_at_mut(n);
+            let (fx, rest) = rest.split_at_mut(n);
+            let (gx, rest) = rest.split_at_mut(n);
+            let (fp, rest) = rest.split_at_mut(hn);
+            let (gp, res) = rest.split_at_mut(hn);
+            modp_mkgm2(gm, igm, logn, c.g, c.p, c.p0i);
+            if u < slen && !plain {
+                let (ft, gt) = fgt.split_at_mut(n * slen);
+                for v in 0..n {
+                    fx[v] = ft[v * slen + u];
+                    gx[v] = gt[v * slen + u];
+                }
+                intt_ext(ft, u, slen, igm, logn, c.p, c.p0i);
+                intt_ext(gt, u, slen, igm, logn, c.p, c.p0i);
+            } else {
+                if u >= ub + b {
+                    ub = u;
+                    b = (llen - u).min(bmax);
+                    zint_mod_small_signed_rns(
+                        fgt,
+                        slen,
+                        slen,
+                        2 * n,
+                        &mut res[..2 * n * b],
+                        b,
+                        ub,
+                        ub + b,
+                    );
+                }
+                let j = u - ub;
+                for v in 0..n {
+                    fx[v] = res[v * b + j];
+                    gx[v] = res[(n + v) * b + j];
+                }
+                ntt(fx, gm, logn, c.p, c.p0i);
+                ntt(gx, gm, logn, c.p, c.p0i);
             }
-            let j = u - ub;
-            for v in 0..n {
-                fx[v] = res[v * b + j];
-                gx[v] = res[(n + v) * b + j];
+            for v in 0..hn {
+                fp[v] = ft_big[v * llen + u];
+                gp[v] = gt_big[v * llen + u];
             }
-            ntt(fx, gm, logn, c.p, c.p0i);
-            ntt(gx, gm, logn, c.p, c.p0i);
+            ntt(fp, gm, logn - 1, c.p, c.p0i);
+            ntt(gp, gm, logn - 1, c.p, c.p0i);
+            for v in 0..hn {
+                let (ft_a, ft_b) = (fx[v << 1], fx[(v << 1) + 1]);
+                let (gt_a, gt_b) = (gx[v << 1], gx[(v << 1) + 1]);
+                let m_fp = mm(fp[v], c.r2, c);
+                let m_gp = mm(gp[v], c.r2, c);
+                let o = (v << 1) * llen + u;
+                ft_big[o] = mm(gt_b, m_fp, c);
+                ft_big[o + llen] = mm(gt_a, m_fp, c);
+                gt_big[o] = mm(ft_b, m_gp, c);
+                gt_big[o + llen] = mm(ft_a, m_gp, c);
+            }
+            intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
+            intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
         }
-        for v in 0..hn {
-            fp[v] = ft_big[v * llen + u];
-            gp[v] = gt_big[v * llen + u];
-        }
-        ntt(fp, gm, logn - 1, c.p, c.p0i);
-        ntt(gp, gm, logn - 1, c.p, c.p0i);
-        for v in 0..hn {
-            let (ft_a, ft_b) = (fx[v << 1], fx[(v << 1) + 1]);
-            let (gt_a, gt_b) = (gx[v << 1], gx[(v << 1) + 1]);
-            let m_fp = mm(fp[v], c.r2, c);
-            let m_gp = mm(gp[v], c.r2, c);
-            let o = (v << 1) * llen + u;
-            ft_big[o] = mm(gt_b, m_fp, c);
-            ft_big[o + llen] = mm(gt_a, m_fp, c);
-            gt_big[o] = mm(ft_b, m_gp, c);
-            gt_big[o + llen] = mm(ft_a, m_gp, c);
-        }
-        intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
-        intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
+        // F and G are adjacent with the same stride: one pass over all 2n.
+        zint_rebuild_crt(big, llen, llen, 2 * n, true, t1);
     }
-    // F and G are adjacent with the same stride: one pass over all 2n.
-    zint_rebuild_crt(big, llen, llen, 2 * n, true, t1);
 
     // Babai reduction, with floating-point approximations of the top limbs.
     // The old F', G' area (and beyond) is reused as scratch.
@@ -987,4 +1366,82 @@ pub(crate) fn solve_ntru(
     zeroize::Zeroize::zeroize(&mut gg);
     // CT: keygen rejection bit.
     !crate::ct_util::declassify_bool(bad != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dispatched Comba coefficient (AVX2 when available) equals the
+    /// portable one, including at extreme digits.
+    #[test]
+    fn comba_dispatch_matches_portable() {
+        let mut seed = 0x243F_6A88_85A3_08D3u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (alen, blen, olen) in [
+            (1usize, 1usize, 2usize),
+            (3, 7, 9),
+            (13, 6, 20),
+            (53, 27, 78),
+        ] {
+            let mut a = [0u32; 4 * 53];
+            let mut b = [0u32; 4 * 53];
+            for x in a.iter_mut().chain(b.iter_mut()) {
+                *x = (next() as u32) & 0x7FFF_FFFF;
+            }
+            // Extreme digits: all ones (-1 at the top), and the most
+            // negative top limb.
+            a[..alen].fill(0x7FFF_FFFF);
+            b[blen - 1] = 0x4000_0000;
+            let (mut ad, mut bd) = ([0i32; PLAIN_DIGITS], [0i32; PLAIN_DIGITS]);
+            signed_digits(&mut ad, &a, alen, 4, false);
+            signed_digits(&mut bd, &b, blen, 4, true);
+            let terms = [
+                (0usize, 0usize, false),
+                (1, 3, true),
+                (3, 1, false),
+                (2, 2, true),
+            ];
+            for nt in 1..=terms.len() {
+                let mut want = [0u32; 78];
+                comba_coeff_portable(&mut want[..olen], &ad, alen, &bd, blen, &terms[..nt]);
+                let mut got = [0u32; 78];
+                comba_sum(&mut got[..olen], olen, 1, &ad, alen, &bd, blen, |_, tb| {
+                    tb[..nt].copy_from_slice(&terms[..nt]);
+                    nt
+                });
+                assert_eq!(got, want, "alen {alen} blen {blen} nt {nt}");
+            }
+        }
+    }
+
+    /// field_norm_plain on n = 2: N(a + b x) = a^2 + b^2, checked against
+    /// limb-by-limb products.
+    #[test]
+    fn field_norm_plain_n2() {
+        let a = [0x1234_5678u32, 0x0765_4321, 0x3FFF_FFFF];
+        let b = [0x7FFF_FFFFu32, 0x0000_0001, 0x7FFF_FFFF]; // negative
+        let mut src = [0u32; 6];
+        src[..3].copy_from_slice(&a);
+        src[3..].copy_from_slice(&b);
+        let mut dst = [0u32; 7];
+        field_norm_plain(&mut dst, 7, &src, 3, 1, 1);
+        // Reference: signed values in i128 (3 limbs = 93 bits: squares
+        // overflow i128, so compare modulo 2^124 on the low 4 limbs).
+        let val = |x: &[u32]| {
+            let mut v = i128::from(((x[2] << 1) as i32) >> 1);
+            v = (v << 31) + i128::from(x[1]);
+            (v << 31) + i128::from(x[0])
+        };
+        let (va, vb) = (val(&a), val(&b));
+        let s = va.wrapping_mul(va).wrapping_add(vb.wrapping_mul(vb));
+        for (t, &w) in dst[..4].iter().enumerate() {
+            assert_eq!(w, ((s >> (31 * t)) as u32) & 0x7FFF_FFFF, "limb {t}");
+        }
+    }
 }

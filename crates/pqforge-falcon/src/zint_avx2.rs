@@ -446,3 +446,109 @@ pub(crate) fn try_rebuild_crt(
     }
     false
 }
+
+/// AVX2 body of one output coefficient of [`crate::ntru`]'s Comba column
+/// sums: o[t] for t < o.len() from the terms (i, j, neg), a_i the signed
+/// digits ad[i alen..][..alen], b_j the reversed ones bd[j blen..][..blen].
+/// Four digit products per instruction (`_mm256_mul_epi32`, exact 62-bit
+/// signed products); each product p is biased to p + 2^62 >= 0 so that its
+/// low 31 bits and its high part (p >> 31 = (p + 2^62) >> 31 - 2^31) come
+/// from logical shifts; the bias is taken back per column. The same sums
+/// as the scalar loop, so the same words.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn comba_coeff(
+    o: &mut [u32],
+    ad: &[i32],
+    alen: usize,
+    bd: &[i32],
+    blen: usize,
+    terms: &[(usize, usize, bool)],
+) {
+    use core::arch::x86_64::{
+        _mm_loadu_si128, _mm256_cvtepi32_epi64, _mm256_mul_epi32, _mm256_sub_epi64,
+    };
+    let m31 = _mm256_set1_epi64x(0x7FFF_FFFF);
+    let bias = _mm256_set1_epi64x(1i64 << 62);
+    let mut cc = 0i64;
+    for (t, ot) in o.iter_mut().enumerate() {
+        let u0 = (t + 1).saturating_sub(blen);
+        let u1 = (t + 1).min(alen);
+        let mut lo = 0i64;
+        let mut hi = 0i64;
+        if u0 < u1 {
+            let len = u1 - u0;
+            let nv = len >> 2;
+            let zero = _mm256_set1_epi64x(0);
+            let (mut lv, mut hv) = (zero, zero);
+            // Number of biased products added minus subtracted.
+            let mut nb = 0i64;
+            for &(i, j, neg) in terms {
+                let ar = &ad[i * alen + u0..i * alen + u1];
+                let bo = j * blen + blen - 1 - t + u0;
+                let br = &bd[bo..bo + len];
+                let (mut l4, mut h4) = (zero, zero);
+                for q in 0..nv {
+                    // SAFETY: ar, br hold `len` >= 4 q + 4 i32; unaligned.
+                    let (x, y) = unsafe {
+                        (
+                            _mm256_cvtepi32_epi64(_mm_loadu_si128(ar[4 * q..].as_ptr().cast())),
+                            _mm256_cvtepi32_epi64(_mm_loadu_si128(br[4 * q..].as_ptr().cast())),
+                        )
+                    };
+                    let p = _mm256_add_epi64(_mm256_mul_epi32(x, y), bias);
+                    l4 = _mm256_add_epi64(l4, _mm256_and_si256(p, m31));
+                    h4 = _mm256_add_epi64(h4, _mm256_srli_epi64(p, 31));
+                }
+                let (mut l, mut h) = (0i64, 0i64);
+                for (&x, &y) in ar[4 * nv..].iter().zip(&br[4 * nv..]) {
+                    let p = i64::from(x) * i64::from(y);
+                    l += p & 0x7FFF_FFFF;
+                    h += p >> 31;
+                }
+                if neg {
+                    lv = _mm256_sub_epi64(lv, l4);
+                    hv = _mm256_sub_epi64(hv, h4);
+                    lo -= l;
+                    hi -= h;
+                    nb -= 4 * nv as i64;
+                } else {
+                    lv = _mm256_add_epi64(lv, l4);
+                    hv = _mm256_add_epi64(hv, h4);
+                    lo += l;
+                    hi += h;
+                    nb += 4 * nv as i64;
+                }
+            }
+            let (ls, hs) = (st4(lv), st4(hv));
+            for j in 0..4 {
+                lo = lo.wrapping_add(ls[j] as i64);
+                hi = hi.wrapping_add(hs[j] as i64);
+            }
+            hi = hi.wrapping_sub(nb << 31);
+        }
+        let z = lo + cc;
+        *ot = (z as u32) & 0x7FFF_FFFF;
+        cc = (z >> 31) + hi;
+    }
+}
+
+/// Runs the AVX2 Comba coefficient body (see `comba_coeff`) if the CPU
+/// has AVX2; returns whether it did.
+pub(crate) fn try_comba_coeff(
+    o: &mut [u32],
+    ad: &[i32],
+    alen: usize,
+    bd: &[i32],
+    blen: usize,
+    terms: &[(usize, usize, bool)],
+) -> bool {
+    if pqforge_core::cpu::avx2() {
+        // SAFETY: AVX2 support was checked on the line above.
+        unsafe { comba_coeff(o, ad, alen, bd, blen, terms) };
+        return true;
+    }
+    false
+}
