@@ -15,7 +15,7 @@ use pqforge_core::keccak::Shake256;
 /// Cumulative distribution table of the Gaussian for keygen at n = 1024
 /// (sigma = 1.17 sqrt(q / 2048)), scaled to 2^63; Falcon round-3 reference
 /// `keygen.c` (`gauss_1024_12289`).
-const GAUSS_1024_12289: [u64; 27] = [
+pub(crate) const GAUSS_1024_12289: [u64; 27] = [
     1283868770400643928,
     6416574995475331444,
     4078260278032692663,
@@ -53,9 +53,31 @@ const _: () = {
     }
 };
 
+/// Counts the table entries k >= 1 with r < table[k] (r < 2^63): the
+/// inner step of [`mkgauss`], with a portable and an AVX2 implementation.
+pub(crate) trait TailCount {
+    /// #{k >= 1 : r < GAUSS_1024_12289[k]}.
+    fn tail_count(&self, r: u64) -> u32;
+}
+
+/// The portable [`TailCount`].
+struct Portable;
+
+impl TailCount for Portable {
+    #[inline(always)]
+    fn tail_count(&self, r: u64) -> u32 {
+        let mut cnt = 0u32;
+        for &c in &GAUSS_1024_12289[1..] {
+            cnt += (r.wrapping_sub(c) >> 63) as u32;
+        }
+        cnt
+    }
+}
+
 /// One coefficient: the sum of 2^(10-logn) samples of the n = 1024
 /// distribution (so the variance matches sigma for this n). CT.
-fn mkgauss(rng: &mut ShakeU64, logn: u32) -> i32 {
+#[inline(always)]
+fn mkgauss<T: TailCount>(rng: &mut ShakeU64, logn: u32, tc: &T) -> i32 {
     let g = 1u32 << (10 - logn);
     let mut val = 0i32;
     for _ in 0..g {
@@ -71,10 +93,7 @@ fn mkgauss(rng: &mut ShakeU64, logn: u32) -> i32 {
         // The reference takes the first k >= 1 with r >= table[k]; the
         // table is non-increasing from index 1 (checked below), so that k
         // is 1 + #{k >= 1 : r < table[k]}: a sum of borrows, no chain.
-        let mut cnt = 1u32;
-        for &c in &GAUSS_1024_12289[1..] {
-            cnt += (r.wrapping_sub(c) >> 63) as u32;
-        }
+        let cnt = 1 + tc.tail_count(r);
         let mut v = cnt & (f ^ 1).wrapping_neg();
         v = (v ^ neg.wrapping_neg()).wrapping_add(neg);
         val = val.wrapping_add(v as i32);
@@ -85,11 +104,26 @@ fn mkgauss(rng: &mut ShakeU64, logn: u32) -> i32 {
 /// A small polynomial with coefficients in [-127, 127] and odd parity of
 /// the coefficient sum (so that the resultant with X^n+1 is odd).
 fn poly_small_mkgauss(rng: &mut ShakeU64, f: &mut [i8], logn: u32) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::keygen_avx2::try_poly_small_mkgauss(rng, f, logn) {
+        return;
+    }
+    poly_small_mkgauss_gen(rng, f, logn, &Portable);
+}
+
+/// Body of [`poly_small_mkgauss`], for either [`TailCount`].
+#[inline(always)]
+pub(crate) fn poly_small_mkgauss_gen<T: TailCount>(
+    rng: &mut ShakeU64,
+    f: &mut [i8],
+    logn: u32,
+    tc: &T,
+) {
     let n = 1usize << logn;
     let mut mod2 = 0u32;
     let mut u = 0;
     while u < n {
-        let s = mkgauss(rng, logn);
+        let s = mkgauss(rng, logn, tc);
         // CT: rejection-sampling decisions, declassified (as in the
         // reference, which restarts on the same conditions).
         let out_of_range = (s.wrapping_add(127) as u32) > 254;

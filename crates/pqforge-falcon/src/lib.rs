@@ -59,9 +59,13 @@ mod fpr_emu;
 mod fpr_native;
 mod keygen;
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod keygen_avx2;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 mod mq_avx2;
 mod ntru;
 mod ntru_check;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod ntt_avx2;
 mod rng;
 mod scheme;
 mod sign;

@@ -5,7 +5,8 @@
 //! Everything here is constant time: no branch or index depends on the
 //! values, only on lengths. The algorithms follow the Falcon round-3
 //! reference `keygen.c`; where the schedule differs (several primes or
-//! integers side by side, AVX2 kernels in `zint_avx2`, fused products),
+//! integers side by side, AVX2 kernels in `zint_avx2` and `ntt_avx2`, fused
+//! products, paired carry chains in the Bezout updates),
 //! the value computed is unique (a residue, a CRT representative, a sum
 //! modulo 2^(31 len)), so the keys come out identical.
 
@@ -19,7 +20,7 @@ pub(crate) fn prime(i: usize) -> SmallPrime {
 
 /// Bit-reversal of a 10-bit index.
 #[inline(always)]
-fn rev10(x: usize) -> usize {
+pub(crate) fn rev10(x: usize) -> usize {
     ((x as u32).reverse_bits() >> 22) as usize
 }
 
@@ -151,6 +152,10 @@ pub(crate) fn modp_mkgm2(gm: &mut [u32], igm: &mut [u32], logn: u32, g: u32, p: 
         }
         return;
     }
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::ntt_avx2::try_mkgm2_powers(gm, igm, logn, g, ig, p, p0i) {
+        return;
+    }
     // Powers g^u and ig^u by four interleaved chains (steps g^4, ig^4):
     // Montgomery products are fully reduced, so the tables are the same as
     // with one chain, only with four times less dependency latency.
@@ -186,6 +191,10 @@ pub(crate) fn ntt_ext(
     p0i: u32,
 ) {
     if logn == 0 {
+        return;
+    }
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::ntt_avx2::try_ntt_ext(a, off, stride, gm, logn, p, p0i, false) {
         return;
     }
     let n = 1usize << logn;
@@ -225,6 +234,10 @@ pub(crate) fn intt_ext(
     p0i: u32,
 ) {
     if logn == 0 {
+        return;
+    }
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::ntt_avx2::try_ntt_ext(a, off, stride, igm, logn, p, p0i, true) {
         return;
     }
     let n = 1usize << logn;
@@ -564,7 +577,7 @@ fn rebuild_crt_portable(xx: &mut [u32], xlen: usize, xstride: usize, num: usize,
 }
 
 /// a = -a when ctl = 1 (two's complement over 31-bit limbs).
-pub(crate) fn zint_negate(a: &mut [u32], ctl: u32) {
+fn zint_negate(a: &mut [u32], ctl: u32) {
     let mut cc = ctl;
     let m = ctl.wrapping_neg() >> 1;
     for w in a.iter_mut() {
@@ -612,25 +625,6 @@ fn zint_co_reduce(
     zint_negate(&mut a[..len], nega);
     zint_negate(&mut b[..len], negb);
     nega | (negb << 1)
-}
-
-/// Finishes a modular reduction: a in -m..2m (neg = 1: a is negative) to
-/// 0..m.
-fn zint_finish_mod(a: &mut [u32], len: usize, m: &[u32], neg: u32) {
-    let mut cc = 0u32;
-    for u in 0..len {
-        cc = a[u].wrapping_sub(m[u]).wrapping_sub(cc) >> 31;
-    }
-    // neg = 1: add m; neg = 0 and a >= m: subtract m.
-    let xm = neg.wrapping_neg() >> 1;
-    let ym = (neg | (1 - cc)).wrapping_neg();
-    cc = neg;
-    for u in 0..len {
-        let mw = (m[u] ^ xm) & ym;
-        let aw = a[u].wrapping_sub(mw).wrapping_sub(cc);
-        a[u] = aw & 0x7FFF_FFFF;
-        cc = aw >> 31;
-    }
 }
 
 /// (a, b) <- ((a xa + b xb) / 2^31 mod m, (a ya + b yb) / 2^31 mod m),
@@ -682,8 +676,42 @@ fn zint_co_reduce_mod(
     }
     a[len - 1] = cca as u32;
     b[len - 1] = ccb as u32;
-    zint_finish_mod(a, len, m, ((cca as u64) >> 63) as u32);
-    zint_finish_mod(b, len, m, ((ccb as u64) >> 63) as u32);
+    zint_finish_mod2(
+        a,
+        b,
+        len,
+        m,
+        ((cca as u64) >> 63) as u32,
+        ((ccb as u64) >> 63) as u32,
+    );
+}
+
+/// Finishes two modular reductions: a, b in -m..2m (nega / negb = 1: the
+/// value is negative) to 0..m. The borrow chains of a and b are
+/// independent, so they are interleaved in one loop to hide their latency
+/// (the same words as reducing them one after the other).
+fn zint_finish_mod2(a: &mut [u32], b: &mut [u32], len: usize, m: &[u32], nega: u32, negb: u32) {
+    let (a, b, m) = (&mut a[..len], &mut b[..len], &m[..len]);
+    let mut ca = 0u32;
+    let mut cb = 0u32;
+    for u in 0..len {
+        ca = a[u].wrapping_sub(m[u]).wrapping_sub(ca) >> 31;
+        cb = b[u].wrapping_sub(m[u]).wrapping_sub(cb) >> 31;
+    }
+    let xa = nega.wrapping_neg() >> 1;
+    let ya = (nega | (1 - ca)).wrapping_neg();
+    let xb = negb.wrapping_neg() >> 1;
+    let yb = (negb | (1 - cb)).wrapping_neg();
+    ca = nega;
+    cb = negb;
+    for u in 0..len {
+        let aw = a[u].wrapping_sub((m[u] ^ xa) & ya).wrapping_sub(ca);
+        a[u] = aw & 0x7FFF_FFFF;
+        ca = aw >> 31;
+        let bw = b[u].wrapping_sub((m[u] ^ xb) & yb).wrapping_sub(cb);
+        b[u] = bw & 0x7FFF_FFFF;
+        cb = bw >> 31;
+    }
 }
 
 /// Binary extended GCD (constant time, Pornin's optimised variant): for odd
@@ -892,6 +920,73 @@ pub(crate) fn zint_one_to_plain(x: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// NTT products against schoolbook negacyclic products mod p, for
+    /// every logn, contiguous and strided: checks the twiddle tables
+    /// (`modp_mkgm2`) and both transforms on whichever code path this CPU
+    /// takes (AVX2 for logn >= 4 on x86_64, scalar otherwise; run with
+    /// `--cfg pqforge_backend="portable"` for the scalar one).
+    #[test]
+    fn ntt_products_match_schoolbook() {
+        let mut seed = 0x0123_4567_89AB_CDEFu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for pi in [0usize, 7, 100] {
+            let SmallPrime { p, g, .. } = prime(pi);
+            let p0i = modp_ninv31(p);
+            let r2 = modp_r2(p, p0i);
+            for logn in 1..=10u32 {
+                let n = 1usize << logn;
+                let mut gm = [0u32; 1024];
+                let mut igm = [0u32; 1024];
+                modp_mkgm2(&mut gm, &mut igm, logn, g, p, p0i);
+                let a: [u32; 1024] = core::array::from_fn(|_| (next() % u64::from(p)) as u32);
+                let b: [u32; 1024] = core::array::from_fn(|_| (next() % u64::from(p)) as u32);
+                // Schoolbook a * b mod (x^n + 1, p).
+                let mut want = [0u64; 1024];
+                for i in 0..n {
+                    for j in 0..n {
+                        let t = u64::from(a[i]) * u64::from(b[j]) % u64::from(p);
+                        let k = (i + j) % n;
+                        want[k] = if i + j < n {
+                            (want[k] + t) % u64::from(p)
+                        } else {
+                            (want[k] + u64::from(p) - t) % u64::from(p)
+                        };
+                    }
+                }
+                for stride in [1usize, 3] {
+                    let off = stride - 1;
+                    let mut x = [0u32; 3 * 1024];
+                    let mut y = [0u32; 3 * 1024];
+                    for i in 0..n {
+                        // a in Montgomery form, so that one Montgomery
+                        // product below gives the plain a * b.
+                        x[off + i * stride] = modp_montymul(a[i], r2, p, p0i);
+                        y[off + i * stride] = b[i];
+                    }
+                    ntt_ext(&mut x, off, stride, &gm, logn, p, p0i);
+                    ntt_ext(&mut y, off, stride, &gm, logn, p, p0i);
+                    for i in 0..n {
+                        let k = off + i * stride;
+                        x[k] = modp_montymul(x[k], y[k], p, p0i);
+                    }
+                    intt_ext(&mut x, off, stride, &igm, logn, p, p0i);
+                    for i in 0..n {
+                        assert_eq!(
+                            u64::from(x[off + i * stride]),
+                            want[i],
+                            "prime {pi}, logn {logn}, stride {stride}, coefficient {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     /// The four-way residues equal the one-at-a-time ones.
     #[test]
