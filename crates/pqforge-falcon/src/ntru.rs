@@ -76,6 +76,48 @@ fn pc(i: usize) -> Pc {
     }
 }
 
+/// One prime (index `u`, constants `c`) of the lift F = F'(x^2) g(-x),
+/// G = G'(x^2) f(-x) in RNS: `ft_big` / `gt_big` (stride `llen`) hold F', G'
+/// in their first n/2 entries and get F, G; `fx` / `gx` are the NTTs of f,
+/// g modulo the prime (size n); `fp`, `gp` are n/2-entry scratch.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lift_one_prime(
+    ft_big: &mut [u32],
+    gt_big: &mut [u32],
+    llen: usize,
+    u: usize,
+    fx: &[u32],
+    gx: &[u32],
+    fp: &mut [u32],
+    gp: &mut [u32],
+    gm: &[u32],
+    igm: &[u32],
+    logn: u32,
+    c: Pc,
+) {
+    let hn = 1usize << (logn - 1);
+    for v in 0..hn {
+        fp[v] = ft_big[v * llen + u];
+        gp[v] = gt_big[v * llen + u];
+    }
+    ntt(&mut fp[..hn], gm, logn - 1, c.p, c.p0i);
+    ntt(&mut gp[..hn], gm, logn - 1, c.p, c.p0i);
+    for v in 0..hn {
+        let (ft_a, ft_b) = (fx[v << 1], fx[(v << 1) + 1]);
+        let (gt_a, gt_b) = (gx[v << 1], gx[(v << 1) + 1]);
+        let m_fp = mm(fp[v], c.r2, c);
+        let m_gp = mm(gp[v], c.r2, c);
+        let o = (v << 1) * llen + u;
+        ft_big[o] = mm(gt_b, m_fp, c);
+        ft_big[o + llen] = mm(gt_a, m_fp, c);
+        gt_big[o] = mm(ft_b, m_gp, c);
+        gt_big[o + llen] = mm(ft_a, m_gp, c);
+    }
+    intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
+    intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
+}
+
 #[inline(always)]
 fn mm(a: u32, b: u32, c: Pc) -> u32 {
     modp_montymul(a, b, c.p, c.p0i)
@@ -884,25 +926,7 @@ fn solve_intermediate(
                 ntt(fx, gm, logn, c.p, c.p0i);
                 ntt(gx, gm, logn, c.p, c.p0i);
             }
-            for v in 0..hn {
-                fp[v] = ft_big[v * llen + u];
-                gp[v] = gt_big[v * llen + u];
-            }
-            ntt(fp, gm, logn - 1, c.p, c.p0i);
-            ntt(gp, gm, logn - 1, c.p, c.p0i);
-            for v in 0..hn {
-                let (ft_a, ft_b) = (fx[v << 1], fx[(v << 1) + 1]);
-                let (gt_a, gt_b) = (gx[v << 1], gx[(v << 1) + 1]);
-                let m_fp = mm(fp[v], c.r2, c);
-                let m_gp = mm(gp[v], c.r2, c);
-                let o = (v << 1) * llen + u;
-                ft_big[o] = mm(gt_b, m_fp, c);
-                ft_big[o + llen] = mm(gt_a, m_fp, c);
-                gt_big[o] = mm(ft_b, m_gp, c);
-                gt_big[o + llen] = mm(ft_a, m_gp, c);
-            }
-            intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
-            intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
+            lift_one_prime(ft_big, gt_big, llen, u, fx, gx, fp, gp, gm, igm, logn, c);
         }
         // F and G are adjacent with the same stride: one pass over all 2n.
         zint_rebuild_crt(big, llen, llen, 2 * n, true, t1);
@@ -1091,25 +1115,7 @@ fn solve_binary_depth1(
             e -= 1;
         }
         // The first n entries of the size-n_top tables are the size-n tables.
-        for v in 0..hn {
-            fp[v] = ft_big[v * llen + u];
-            gp[v] = gt_big[v * llen + u];
-        }
-        ntt(fp, gm, logn - 1, c.p, c.p0i);
-        ntt(gp, gm, logn - 1, c.p, c.p0i);
-        for v in 0..hn {
-            let (ft_a, ft_b) = (fx[v << 1], fx[(v << 1) + 1]);
-            let (gt_a, gt_b) = (gx[v << 1], gx[(v << 1) + 1]);
-            let m_fp = mm(fp[v], c.r2, c);
-            let m_gp = mm(gp[v], c.r2, c);
-            let o = (v << 1) * llen + u;
-            ft_big[o] = mm(gt_b, m_fp, c);
-            ft_big[o + llen] = mm(gt_a, m_fp, c);
-            gt_big[o] = mm(ft_b, m_gp, c);
-            gt_big[o + llen] = mm(ft_a, m_gp, c);
-        }
-        intt_ext(ft_big, u, llen, igm, logn, c.p, c.p0i);
-        intt_ext(gt_big, u, llen, igm, logn, c.p, c.p0i);
+        lift_one_prime(ft_big, gt_big, llen, u, fx, gx, fp, gp, gm, igm, logn, c);
         if u < slen {
             intt(&mut fx[..n], igm, logn, c.p, c.p0i);
             intt(&mut gx[..n], igm, logn, c.p, c.p0i);
