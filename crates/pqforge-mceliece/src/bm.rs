@@ -39,8 +39,7 @@
 //! each plane, plus the scalar `c0 s[N]`.
 //!
 //! Lane-wise products use Horner's rule over the bit planes of one
-//! operand ([`mul_horner`]: only m planes live, so on AVX2 a whole
-//! product stays in the 16 registers) or one level of Karatsuba
+//! operand ([`mul_horner`]: only m planes live) or one level of Karatsuba
 //! ([`mul_karatsuba`]: fewer operations, for single 64-bit words); each
 //! lane type picks the one measured faster.
 
@@ -60,9 +59,9 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut [u16], s: &[u16]) {
 }
 
 // ---------------------------------------------------------------------------
-// Lane types. The algorithm below is generic over them, so the portable
-// build (64-bit words) and the AVX2 one (`bm_avx2`, 128/256-bit
-// registers) share every step.
+// Lane types. The algorithm below is generic over them (one or two 64-bit
+// words per polynomial). The AVX2 path (`bm_avx2`) has its own loop, which
+// computes the discrepancy one step ahead, and shares only `Poly::keep`.
 
 /// A group of bitsliced lanes of one bit plane: bitwise AND and XOR.
 pub(crate) trait Lanes: Copy {
@@ -298,8 +297,9 @@ pub(crate) fn mul_karatsuba<V: Lanes, const M: usize>(a: &[V; 13], b: &[V; 13]) 
 /// `a b_j` ANDs every plane of `a` with plane j of `b`. Multiplying by x
 /// only renames planes plus a few XORs of the top plane into the low
 /// terms of x^M, and only the M planes of `r` are live (no 2M - 1
-/// unreduced planes): on AVX2 the whole product stays in the 16
-/// registers, `a` streaming from memory. M^2 ANDs, about as many XORs.
+/// unreduced planes), so few registers are needed (the AVX2 path,
+/// `bm_avx2`, runs the same scheme in assembly with the whole product in
+/// registers). M^2 ANDs, about as many XORs.
 #[inline(always)]
 pub(crate) fn mul_horner<V: Lanes, const M: usize>(a: &[V; 13], b: &[V; 13]) -> [V; 13] {
     let mut r = [V::zero(); 13];
@@ -434,30 +434,10 @@ pub(crate) fn bm_core<B: Both, const M: usize>(t: usize, out: &mut [u16], s: &[u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gf::tests::slow_mul;
     use crate::{McEliece348864, McEliece460896, McEliece6960119, McEliece8192128};
     use alloc::vec;
     use alloc::vec::Vec;
-
-    /// Independent shift-and-add field multiplication (test only).
-    fn slow_mul(m: usize, a: u16, b: u16) -> u16 {
-        let poly: u32 = if m == 12 {
-            (1 << 12) | 0b1001
-        } else {
-            (1 << 13) | 0b11011
-        };
-        let mut r = 0u32;
-        for i in 0..m {
-            if (b >> i) & 1 == 1 {
-                r ^= u32::from(a) << i;
-            }
-        }
-        for i in (m..2 * m).rev() {
-            if (r >> i) & 1 == 1 {
-                r ^= poly << (i - m);
-            }
-        }
-        r as u16
-    }
 
     fn slow_inv(m: usize, a: u16) -> u16 {
         (1..1u16 << m)
@@ -642,6 +622,7 @@ mod tests {
         if crate::backend::avx2::Token::get().is_some() {
             run::<McEliece348864>(avx2::<McEliece348864>);
             run::<McEliece6960119>(avx2::<McEliece6960119>);
+            run::<McEliece8192128>(avx2::<McEliece8192128>);
         }
     }
 

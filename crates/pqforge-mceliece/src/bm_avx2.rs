@@ -1,26 +1,65 @@
-//! Berlekamp–Massey on AVX2 (x86_64): the generic algorithm of
-//! [`crate::bm`] instantiated with 128/256-bit lane groups.
+//! Berlekamp–Massey on AVX2 (x86_64): same outputs as [`crate::bm::bm`],
+//! with the discrepancy computed one step ahead.
 //!
-//! For t > 64 a polynomial's t lanes fit one 128-bit register and
-//! `[C | B]` one 256-bit register, so every AND/XOR of the two bitsliced
-//! products per step is a single instruction. For t = 64 C is one 64-bit
-//! word (the discrepancy product runs on the integer units) and `[C | B]`
-//! one 128-bit register (the update runs on the vector units in parallel).
+//! # Why a separate loop
+//!
+//! The portable loop (and the first AVX2 version, which shared it) is a
+//! chain: discrepancy product, its parities, the masks of `d`, the update
+//! product, and only then the next discrepancy: two bitsliced products in
+//! a row per step. Here the next discrepancy is split over the current
+//! state instead of the updated one. With the inversion-free update
+//! `C' = b C + d B` (see [`crate::bm`]) and `w` the syndrome window of
+//! step N + 1,
+//!
+//! ```text
+//! d_{N+1} = C' . w = b (C . w + c0 s[N+1]) + d (B . w)
+//! ```
+//!
+//! so `C . w` and `B . w` are products of the *current* `C` and `B`. For
+//! t <= 64 they share one pass with the update product (one product per
+//! step instead of two); for t > 64 they are a second product that does
+//! not wait for `d` (so the two overlap). The scalar products of a step
+//! (`b e1`, `d e2`, and the running `C[0]`, kept one step ahead so that
+//! they are independent) go through one 4-lane vector multiplier
+//! ([`gf_mul4`]); the bitsliced products are written in assembly
+//! ([`mul`]) to keep LLVM from spilling.
+//!
+//! # Layouts (bitsliced, one 256-bit register per bit plane)
+//!
+//! Coefficient k + 1 of C or B is lane k (C[0] is the scalar `c0`, B[0]
+//! is 0), as in [`crate::bm`].
+//!
+//! * t <= 64 ("narrow"): one 64-bit word per polynomial, and the state
+//!   is `[C, C, B, B]`. One product with the multiplier planes
+//!   `[b, w, d, w]` (`b`, `d`: all-0/all-1 masks of their bits) yields
+//!   `[b C, C.w, d B, B.w]`: update and look-ahead discrepancy in one
+//!   pass of 4 x 64 lanes.
+//! * 64 < t <= 128 ("wide"): two interleaved words per polynomial
+//!   (coefficient k + 1 in word k mod 2, bit k div 2, so "times x" is a
+//!   word swap and one shift), state `[C | B]`, and two products:
+//!   `[C | B] x [b | d]` and `[C | B] x [w | w]`.
+//!
+//! The parities of the `.w` lanes come from one in-lane packing network
+//! and one `movemask` (low 16 bits: the C half, high 16 bits: the B
+//! half).
 #![allow(unsafe_code)]
 
+use core::arch::asm;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_and_si128, _mm_blend_epi16, _mm_castps_si128, _mm_castsi128_ps,
-    _mm_cmpeq_epi64, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_movemask_epi8,
-    _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8, _mm_set1_epi16, _mm_set1_epi64x, _mm_setr_epi8,
-    _mm_setzero_si128, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_shuffle_ps, _mm_slli_epi16,
-    _mm_slli_epi32, _mm_sllv_epi64, _mm_srl_epi64, _mm_srli_epi16, _mm_srli_epi32,
-    _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128, _mm256_and_si256,
-    _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256, _mm256_set_epi64x,
-    _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_xor_si256,
+    __m256i, _mm_cvtsi32_si128, _mm_setr_epi8, _mm256_and_si256, _mm256_blend_epi16,
+    _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_broadcastsi128_si256, _mm256_castps_si256,
+    _mm256_castsi256_ps, _mm256_cmpeq_epi64, _mm256_movemask_epi8, _mm256_mul_epu32,
+    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
+    _mm256_set1_epi8, _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_shuffle_ps, _mm256_slli_epi16,
+    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_sllv_epi64, _mm256_srl_epi64, _mm256_srli_epi16,
+    _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    _mm256_xor_si256,
 };
 
 use crate::ParameterSet;
-use crate::bm::{Both, Lanes, Poly, bm_core};
+use crate::bm::Poly;
+use crate::gf;
 
 /// [`crate::bm::bm`] on AVX2: identical output.
 ///
@@ -29,247 +68,1050 @@ use crate::bm::{Both, Lanes, Poly, bm_core};
 /// `backend::avx2::Token::get()`).
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn bm_avx2<P: ParameterSet>(out: &mut [u16], s: &[u16]) {
-    match (P::M, P::T <= 64) {
-        (12, true) => bm_core::<X1, 12>(P::T, out, s),
-        (12, false) => bm_core::<Y2, 12>(P::T, out, s),
-        (_, true) => bm_core::<X1, 13>(P::T, out, s),
-        (_, false) => bm_core::<Y2, 13>(P::T, out, s),
+    // SAFETY: (all four) AVX2 is enabled in this function, which is what
+    // `run` (inlined into it) requires.
+    unsafe {
+        match (P::M, P::T <= 64) {
+            (12, true) => run::<12, false>(P::T, out, s),
+            (12, false) => run::<12, true>(P::T, out, s),
+            (_, true) => run::<13, false>(P::T, out, s),
+            (_, false) => run::<13, true>(P::T, out, s),
+        }
     }
 }
 
-// Invariant of the types below: their methods are only called from
-// `bm_avx2` (they are `inline(always)`, so they are compiled inside its
-// `target_feature(enable = "avx2")` body), which requires AVX2.
+/// 13 bit planes (the first M used).
+type Planes = [__m256i; 13];
 
-/// 128 lanes (two interleaved words): one polynomial for t <= 128.
-#[derive(Clone, Copy)]
-pub(crate) struct X(__m128i);
-
-/// `[C | B]`, 128 lanes each (C in the low half).
-#[derive(Clone, Copy)]
-pub(crate) struct Y2(__m256i);
-
-/// `[C | B]`, 64 lanes each (C in the low word).
-#[derive(Clone, Copy)]
-pub(crate) struct X1(__m128i);
-
-impl Lanes for X {
-    const HORNER: bool = true;
-    #[inline(always)]
-    fn zero() -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm_setzero_si128()) }
-    }
-    #[inline(always)]
-    fn and(self, o: Self) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm_and_si128(self.0, o.0)) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm_xor_si128(self.0, o.0)) }
-    }
-}
-
-impl Poly for X {
-    const W: usize = 2;
-    #[inline(always)]
-    fn splat(mask: u64) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm_set1_epi64x(mask as i64)) }
-    }
-    #[inline(always)]
-    fn scalar(x: u16) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm_cvtsi64_si128(i64::from(x))) }
-    }
-    #[inline(always)]
-    fn keep(t: usize) -> Self {
-        let w = <[u64; 2] as Poly>::keep(t);
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm_set_epi64x(w[1] as i64, w[0] as i64)) }
-    }
-    #[inline(always)]
-    fn shl1(self, src: Self, p: usize) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe {
-            // [w0, w1] -> [w1 << 1 | bit, w0].
-            let sw = _mm_shuffle_epi32::<0x4E>(self.0);
-            let up = _mm_sllv_epi64(sw, _mm_set_epi64x(0, 1));
-            let bit = _mm_and_si128(
-                _mm_srl_epi64(src.0, _mm_cvtsi64_si128(p as i64)),
-                _mm_set_epi64x(0, 1),
+/// Lane-wise product of bitsliced GF(2^M) vectors, Horner's rule over the
+/// planes of `b` (as [`crate::bm::mul_horner`]): `r = x r + a b_j` from
+/// j = M - 1 down to 0, where "times x" renames the planes (the top one
+/// becomes plane 0) and adds the top plane into the other low terms of
+/// x^M. The M planes of `r` stay in registers (the renaming rotates which
+/// register holds which plane: no moves), `b_j` in ymm14, and the planes
+/// of `a` are read from memory by the ANDs: M^2 ANDs, M^2 - M XORs and
+/// the reduction XORs, nothing else.
+///
+/// Written in assembly: from intrinsics LLVM reassociates the XORs across
+/// Horner steps (many more live values) and keeps the loaded planes of
+/// `a` live in a second stack copy; both cost about as many extra moves
+/// as the product has operations.
+///
+/// # Safety
+/// AVX2 (every function below: only called from [`bm_avx2`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn mul<const M: usize>(a: &Planes, b: &Planes) -> Planes {
+    let mut r = [a[0]; 13];
+    // SAFETY: AVX2 per the function contract; the assembly reads M
+    // 32-byte planes from each array (aligned: `__m256i` arrays), writes
+    // only its output and clobbered registers, and leaves the stack and
+    // flags alone.
+    unsafe {
+        if M == 13 {
+            asm!(
+                "vmovdqa ymm14, ymmword ptr [{b} + 384]",
+                "vpand ymm0, ymm14, ymmword ptr [{a} + 0]",
+                "vpand ymm1, ymm14, ymmword ptr [{a} + 32]",
+                "vpand ymm2, ymm14, ymmword ptr [{a} + 64]",
+                "vpand ymm3, ymm14, ymmword ptr [{a} + 96]",
+                "vpand ymm4, ymm14, ymmword ptr [{a} + 128]",
+                "vpand ymm5, ymm14, ymmword ptr [{a} + 160]",
+                "vpand ymm6, ymm14, ymmword ptr [{a} + 192]",
+                "vpand ymm7, ymm14, ymmword ptr [{a} + 224]",
+                "vpand ymm8, ymm14, ymmword ptr [{a} + 256]",
+                "vpand ymm9, ymm14, ymmword ptr [{a} + 288]",
+                "vpand ymm10, ymm14, ymmword ptr [{a} + 320]",
+                "vpand ymm11, ymm14, ymmword ptr [{a} + 352]",
+                "vpand ymm12, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm3, ymm3, ymm12",
+                "vpxor ymm2, ymm2, ymm12",
+                "vpxor ymm0, ymm0, ymm12",
+                "vmovdqa ymm14, ymmword ptr [{b} + 352]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpxor ymm2, ymm2, ymm11",
+                "vpxor ymm1, ymm1, ymm11",
+                "vpxor ymm12, ymm12, ymm11",
+                "vmovdqa ymm14, ymmword ptr [{b} + 320]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpxor ymm1, ymm1, ymm10",
+                "vpxor ymm0, ymm0, ymm10",
+                "vpxor ymm11, ymm11, ymm10",
+                "vmovdqa ymm14, ymmword ptr [{b} + 288]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpxor ymm0, ymm0, ymm9",
+                "vpxor ymm12, ymm12, ymm9",
+                "vpxor ymm10, ymm10, ymm9",
+                "vmovdqa ymm14, ymmword ptr [{b} + 256]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpxor ymm12, ymm12, ymm8",
+                "vpxor ymm11, ymm11, ymm8",
+                "vpxor ymm9, ymm9, ymm8",
+                "vmovdqa ymm14, ymmword ptr [{b} + 224]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpxor ymm11, ymm11, ymm7",
+                "vpxor ymm10, ymm10, ymm7",
+                "vpxor ymm8, ymm8, ymm7",
+                "vmovdqa ymm14, ymmword ptr [{b} + 192]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpxor ymm10, ymm10, ymm6",
+                "vpxor ymm9, ymm9, ymm6",
+                "vpxor ymm7, ymm7, ymm6",
+                "vmovdqa ymm14, ymmword ptr [{b} + 160]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpxor ymm9, ymm9, ymm5",
+                "vpxor ymm8, ymm8, ymm5",
+                "vpxor ymm6, ymm6, ymm5",
+                "vmovdqa ymm14, ymmword ptr [{b} + 128]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpxor ymm8, ymm8, ymm4",
+                "vpxor ymm7, ymm7, ymm4",
+                "vpxor ymm5, ymm5, ymm4",
+                "vmovdqa ymm14, ymmword ptr [{b} + 96]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpxor ymm7, ymm7, ymm3",
+                "vpxor ymm6, ymm6, ymm3",
+                "vpxor ymm4, ymm4, ymm3",
+                "vmovdqa ymm14, ymmword ptr [{b} + 64]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpxor ymm6, ymm6, ymm2",
+                "vpxor ymm5, ymm5, ymm2",
+                "vpxor ymm3, ymm3, ymm2",
+                "vmovdqa ymm14, ymmword ptr [{b} + 32]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpxor ymm5, ymm5, ymm1",
+                "vpxor ymm4, ymm4, ymm1",
+                "vpxor ymm2, ymm2, ymm1",
+                "vmovdqa ymm14, ymmword ptr [{b} + 0]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm12, ymm12, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 384]",
+                "vpxor ymm0, ymm0, ymm15",
+                a = in(reg) a.as_ptr(),
+                b = in(reg) b.as_ptr(),
+                out("ymm1") r[0], out("ymm2") r[1], out("ymm3") r[2], out("ymm4") r[3], out("ymm5") r[4], out("ymm6") r[5], out("ymm7") r[6], out("ymm8") r[7], out("ymm9") r[8], out("ymm10") r[9], out("ymm11") r[10], out("ymm12") r[11], out("ymm0") r[12],
+                out("ymm14") _, out("ymm15") _,
+                options(pure, readonly, nostack, preserves_flags)
             );
-            X(_mm_or_si128(up, bit))
-        }
-    }
-    #[inline(always)]
-    fn words(self) -> [u64; 2] {
-        // SAFETY: see the invariant above.
-        unsafe {
-            [
-                _mm_cvtsi128_si64(self.0) as u64,
-                _mm_extract_epi64::<1>(self.0) as u64,
-            ]
-        }
-    }
-    /// XOR-folds the planes while packing them into one register (128 ->
-    /// 64 -> 32 -> 16 -> 8 bits per plane), then takes the byte parities
-    /// with a nibble table and collects them with `movemask`. The planes
-    /// enter in the order that makes byte k the fold of plane k.
-    #[inline(always)]
-    fn parities<const M: usize>(v: &[Self; 13]) -> u16 {
-        // Slot q of the packing network ends in byte ORDER^-1(q).
-        const ORDER: [usize; 16] = [0, 4, 8, 12, 2, 6, 10, 14, 1, 5, 9, 13, 3, 7, 11, 15];
-        // SAFETY: see the invariant above.
-        unsafe {
-            let z = _mm_setzero_si128();
-            // Unused slots take any plane (their bits are masked off at
-            // the end): with a zero there LLVM emits the register form of
-            // `vmovq` (66 0F D6), which valgrind 3.19 cannot decode, and
-            // the constant-time harness runs under valgrind.
-            let pl = |q: usize| if ORDER[q] < M { v[ORDER[q]].0 } else { v[0].0 };
-            // 128 -> 64: q[i] = [fold(slot 2i), fold(slot 2i + 1)].
-            let mut q = [z; 8];
-            for (i, x) in q.iter_mut().enumerate() {
-                let (a, b) = (pl(2 * i), pl(2 * i + 1));
-                *x = _mm_xor_si128(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
-            }
-            // 64 -> 32: r[i] dword k = slot 4i + k.
-            let mut r = [z; 4];
-            for (i, x) in r.iter_mut().enumerate() {
-                let (a, b) = (_mm_castsi128_ps(q[2 * i]), _mm_castsi128_ps(q[2 * i + 1]));
-                *x = _mm_xor_si128(
-                    _mm_castps_si128(_mm_shuffle_ps::<0x88>(a, b)),
-                    _mm_castps_si128(_mm_shuffle_ps::<0xDD>(a, b)),
-                );
-            }
-            // 32 -> 16: word 2k of s[i] = r[2i] dword k, word 2k + 1 =
-            // r[2i + 1] dword k.
-            let mut s = [z; 2];
-            for (i, x) in s.iter_mut().enumerate() {
-                let (a, b) = (r[2 * i], r[2 * i + 1]);
-                let lo = _mm_blend_epi16::<0xAA>(a, _mm_slli_epi32::<16>(b));
-                let hi = _mm_blend_epi16::<0xAA>(_mm_srli_epi32::<16>(a), b);
-                *x = _mm_xor_si128(lo, hi);
-            }
-            // 16 -> 8: byte 2m = s[0] word m, byte 2m + 1 = s[1] word m.
-            let lo8 = _mm_set1_epi16(0x00FF);
-            let hi8 = _mm_set1_epi16(0xFF00u16 as i16);
-            let lo = _mm_or_si128(_mm_and_si128(s[0], lo8), _mm_slli_epi16::<8>(s[1]));
-            let hi = _mm_or_si128(_mm_srli_epi16::<8>(s[0]), _mm_and_si128(s[1], hi8));
-            let x = _mm_xor_si128(lo, hi);
-            // Byte parity into the top bit: table of nibble parities.
-            let tab = _mm_setr_epi8(
-                0, -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0,
+        } else {
+            asm!(
+                "vmovdqa ymm14, ymmword ptr [{b} + 352]",
+                "vpand ymm0, ymm14, ymmword ptr [{a} + 0]",
+                "vpand ymm1, ymm14, ymmword ptr [{a} + 32]",
+                "vpand ymm2, ymm14, ymmword ptr [{a} + 64]",
+                "vpand ymm3, ymm14, ymmword ptr [{a} + 96]",
+                "vpand ymm4, ymm14, ymmword ptr [{a} + 128]",
+                "vpand ymm5, ymm14, ymmword ptr [{a} + 160]",
+                "vpand ymm6, ymm14, ymmword ptr [{a} + 192]",
+                "vpand ymm7, ymm14, ymmword ptr [{a} + 224]",
+                "vpand ymm8, ymm14, ymmword ptr [{a} + 256]",
+                "vpand ymm9, ymm14, ymmword ptr [{a} + 288]",
+                "vpand ymm10, ymm14, ymmword ptr [{a} + 320]",
+                "vpand ymm11, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm2, ymm2, ymm11",
+                "vmovdqa ymm14, ymmword ptr [{b} + 320]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpxor ymm1, ymm1, ymm10",
+                "vmovdqa ymm14, ymmword ptr [{b} + 288]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpxor ymm0, ymm0, ymm9",
+                "vmovdqa ymm14, ymmword ptr [{b} + 256]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpxor ymm11, ymm11, ymm8",
+                "vmovdqa ymm14, ymmword ptr [{b} + 224]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpxor ymm10, ymm10, ymm7",
+                "vmovdqa ymm14, ymmword ptr [{b} + 192]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpxor ymm9, ymm9, ymm6",
+                "vmovdqa ymm14, ymmword ptr [{b} + 160]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpxor ymm8, ymm8, ymm5",
+                "vmovdqa ymm14, ymmword ptr [{b} + 128]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpxor ymm7, ymm7, ymm4",
+                "vmovdqa ymm14, ymmword ptr [{b} + 96]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpxor ymm6, ymm6, ymm3",
+                "vmovdqa ymm14, ymmword ptr [{b} + 64]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpxor ymm5, ymm5, ymm2",
+                "vmovdqa ymm14, ymmword ptr [{b} + 32]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm0, ymm0, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpxor ymm4, ymm4, ymm1",
+                "vmovdqa ymm14, ymmword ptr [{b} + 0]",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 0]",
+                "vpxor ymm1, ymm1, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 32]",
+                "vpxor ymm2, ymm2, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 64]",
+                "vpxor ymm3, ymm3, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 96]",
+                "vpxor ymm4, ymm4, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 128]",
+                "vpxor ymm5, ymm5, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 160]",
+                "vpxor ymm6, ymm6, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 192]",
+                "vpxor ymm7, ymm7, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 224]",
+                "vpxor ymm8, ymm8, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 256]",
+                "vpxor ymm9, ymm9, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 288]",
+                "vpxor ymm10, ymm10, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 320]",
+                "vpxor ymm11, ymm11, ymm15",
+                "vpand ymm15, ymm14, ymmword ptr [{a} + 352]",
+                "vpxor ymm0, ymm0, ymm15",
+                a = in(reg) a.as_ptr(),
+                b = in(reg) b.as_ptr(),
+                out("ymm1") r[0], out("ymm2") r[1], out("ymm3") r[2], out("ymm4") r[3], out("ymm5") r[4], out("ymm6") r[5], out("ymm7") r[6], out("ymm8") r[7], out("ymm9") r[8], out("ymm10") r[9], out("ymm11") r[10], out("ymm0") r[11],
+                out("ymm14") _, out("ymm15") _,
+                options(pure, readonly, nostack, preserves_flags)
             );
-            let nib = _mm_set1_epi8(0x0F);
-            let pl = _mm_shuffle_epi8(tab, _mm_and_si128(x, nib));
-            let ph = _mm_shuffle_epi8(tab, _mm_and_si128(_mm_srli_epi16::<4>(x), nib));
-            (_mm_movemask_epi8(_mm_xor_si128(pl, ph)) as u16) & ((1 << M) - 1)
         }
     }
+    r
 }
 
-impl Lanes for Y2 {
-    const HORNER: bool = true;
-    #[inline(always)]
-    fn zero() -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { Y2(_mm256_setzero_si256()) }
-    }
-    #[inline(always)]
-    fn and(self, o: Self) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { Y2(_mm256_and_si256(self.0, o.0)) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { Y2(_mm256_xor_si256(self.0, o.0)) }
+/// `mk[j]`: each 64-bit lane all-ones iff bit j of that lane of `v` is
+/// set (j < M). Filled in place: returning the array by value costs a
+/// `memcpy` call per step.
+#[inline(always)]
+unsafe fn masks<const M: usize>(mk: &mut Planes, v: __m256i) {
+    // SAFETY: AVX2 per the function contract.
+    unsafe {
+        for (j, x) in mk[..M].iter_mut().enumerate() {
+            let bit = _mm256_set1_epi64x(1 << j);
+            *x = _mm256_cmpeq_epi64(_mm256_and_si256(v, bit), bit);
+        }
+        // CT: opaque (kept in memory, read from there by the products),
+        // so the all-0 / all-1 lanes cannot become branches.
+        core::hint::black_box(&mut *mk);
     }
 }
 
-impl Both for Y2 {
-    type H = X;
-    #[inline(always)]
-    fn c(self) -> X {
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm256_castsi256_si128(self.0)) }
+/// Parities of the planes, per 128-bit lane: bit k of the low half of the
+/// result is the parity of lane 0 of `v[k]`, bit k of the high half that
+/// of lane 1. `HI`: only word 1 of each lane counts (narrow layout, where
+/// word 0 holds the update). The planes are packed while being
+/// XOR-folded (128 -> 64 -> 32 -> 16 -> 8 bits per plane), then the byte
+/// parities come from a nibble table and `movemask`; the planes enter in
+/// the order that makes byte k the fold of plane k.
+#[inline(always)]
+unsafe fn parities<const M: usize, const HI: bool>(v: &Planes) -> (u16, u16) {
+    // Slot q of the packing network ends in byte ORDER^-1(q).
+    const ORDER: [usize; 16] = [0, 4, 8, 12, 2, 6, 10, 14, 1, 5, 9, 13, 3, 7, 11, 15];
+    // SAFETY: AVX2 per the function contract.
+    unsafe {
+        let z = _mm256_setzero_si256();
+        // Unused slots take any plane (their bits are masked off): with
+        // a zero there LLVM can emit the register form of `vmovq`
+        // (66 0F D6), which valgrind 3.19 cannot decode.
+        let pl = |q: usize| if ORDER[q] < M { v[ORDER[q]] } else { v[0] };
+        // 128 -> 64: q[i] = [fold(slot 2i), fold(slot 2i + 1)].
+        let mut q = [z; 8];
+        for (i, x) in q.iter_mut().enumerate() {
+            let (a, b) = (pl(2 * i), pl(2 * i + 1));
+            let h = _mm256_unpackhi_epi64(a, b);
+            *x = if HI {
+                h
+            } else {
+                _mm256_xor_si256(_mm256_unpacklo_epi64(a, b), h)
+            };
+        }
+        // 64 -> 32: r[i] dword k = slot 4i + k.
+        let mut r = [z; 4];
+        for (i, x) in r.iter_mut().enumerate() {
+            let (a, b) = (
+                _mm256_castsi256_ps(q[2 * i]),
+                _mm256_castsi256_ps(q[2 * i + 1]),
+            );
+            *x = _mm256_xor_si256(
+                _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(a, b)),
+                _mm256_castps_si256(_mm256_shuffle_ps::<0xDD>(a, b)),
+            );
+        }
+        // 32 -> 16.
+        let mut s = [z; 2];
+        for (i, x) in s.iter_mut().enumerate() {
+            let (a, b) = (r[2 * i], r[2 * i + 1]);
+            let lo = _mm256_blend_epi16::<0xAA>(a, _mm256_slli_epi32::<16>(b));
+            let hi = _mm256_blend_epi16::<0xAA>(_mm256_srli_epi32::<16>(a), b);
+            *x = _mm256_xor_si256(lo, hi);
+        }
+        // 16 -> 8.
+        let lo8 = _mm256_set1_epi16(0x00FF);
+        let hi8 = _mm256_set1_epi16(0xFF00u16 as i16);
+        let lo = _mm256_or_si256(_mm256_and_si256(s[0], lo8), _mm256_slli_epi16::<8>(s[1]));
+        let hi = _mm256_or_si256(_mm256_srli_epi16::<8>(s[0]), _mm256_and_si256(s[1], hi8));
+        let x = _mm256_xor_si256(lo, hi);
+        // Byte parity into the top bit: table of nibble parities.
+        let tab = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+            0, -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0,
+        ));
+        let nib = _mm256_set1_epi8(0x0F);
+        let pl = _mm256_shuffle_epi8(tab, _mm256_and_si256(x, nib));
+        let ph = _mm256_shuffle_epi8(tab, _mm256_and_si256(_mm256_srli_epi16::<4>(x), nib));
+        let bits = _mm256_movemask_epi8(_mm256_xor_si256(pl, ph)) as u32;
+        let m = (1u32 << M) - 1;
+        ((bits & m) as u16, ((bits >> 16) & m) as u16)
     }
-    #[inline(always)]
-    fn b(self) -> X {
-        // SAFETY: see the invariant above.
-        unsafe { X(_mm256_extracti128_si256::<1>(self.0)) }
-    }
-    #[inline(always)]
-    fn join(c: X, b: X) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { Y2(_mm256_set_m128i(b.0, c.0)) }
-    }
-    #[inline(always)]
-    fn masks<const M: usize>(cs: u16, bs: u16) -> [Self; 13] {
-        let mut mk = [Self::zero(); 13];
-        // SAFETY: see the invariant above.
-        unsafe {
-            let v = _mm256_set_epi64x(i64::from(bs), i64::from(bs), i64::from(cs), i64::from(cs));
-            for (j, x) in mk[..M].iter_mut().enumerate() {
-                let bit = _mm256_set1_epi64x(1 << j);
-                *x = Y2(_mm256_cmpeq_epi64(_mm256_and_si256(v, bit), bit));
+}
+
+/// Four products in GF(2^M) at once (`a[k] b[k]`), on 64-bit vector
+/// lanes: the carry-less product by integer multiplication with holes
+/// (as `gf::mul`: operands split into the bit classes mod 4, so no
+/// partial sum of at most 4 terms carries into the next bit of its
+/// class; `vpmuludq` does four lanes at a time), then the reduction.
+#[inline(always)]
+unsafe fn gf_mul4<const M: usize>(a: [u16; 4], b: [u16; 4]) -> [u16; 4] {
+    // SAFETY: AVX2 per the function contract; the store goes to a local
+    // array of 32 bytes.
+    unsafe {
+        let set = |v: [u16; 4]| {
+            _mm256_set_epi64x(
+                i64::from(v[3]),
+                i64::from(v[2]),
+                i64::from(v[1]),
+                i64::from(v[0]),
+            )
+        };
+        let (x, y) = (set(a), set(b));
+        let cls = |v: __m256i, i: usize| _mm256_and_si256(v, _mm256_set1_epi64x(0x1111 << i));
+        let xs = [cls(x, 0), cls(x, 1), cls(x, 2), cls(x, 3)];
+        let ys = [cls(y, 0), cls(y, 1), cls(y, 2), cls(y, 3)];
+        let mut r = _mm256_setzero_si256();
+        for k in 0..4 {
+            let mut z = _mm256_mul_epu32(xs[0], ys[k]);
+            for i in 1..4 {
+                z = _mm256_xor_si256(z, _mm256_mul_epu32(xs[i], ys[(k + 4 - i) % 4]));
             }
+            r = _mm256_or_si256(r, _mm256_and_si256(z, _mm256_set1_epi64x(0x111_1111 << k)));
         }
-        // CT: opaque (kept in memory; the products read them from there).
-        core::hint::black_box(mk)
-    }
-}
-
-impl Lanes for X1 {
-    const HORNER: bool = true;
-    #[inline(always)]
-    fn zero() -> Self {
-        X1(X::zero().0)
-    }
-    #[inline(always)]
-    fn and(self, o: Self) -> Self {
-        X1(X(self.0).and(X(o.0)).0)
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        X1(X(self.0).xor(X(o.0)).0)
-    }
-}
-
-impl Both for X1 {
-    type H = [u64; 1];
-    #[inline(always)]
-    fn c(self) -> [u64; 1] {
-        // SAFETY: see the invariant above.
-        unsafe { [_mm_cvtsi128_si64(self.0) as u64] }
-    }
-    #[inline(always)]
-    fn b(self) -> [u64; 1] {
-        // SAFETY: see the invariant above.
-        unsafe { [_mm_extract_epi64::<1>(self.0) as u64] }
-    }
-    #[inline(always)]
-    fn join(c: [u64; 1], b: [u64; 1]) -> Self {
-        // SAFETY: see the invariant above.
-        unsafe { X1(_mm_set_epi64x(b[0] as i64, c[0] as i64)) }
-    }
-    #[inline(always)]
-    fn masks<const M: usize>(cs: u16, bs: u16) -> [Self; 13] {
-        let mut mk = [Self::zero(); 13];
-        // SAFETY: see the invariant above.
-        unsafe {
-            let v = _mm_set_epi64x(i64::from(bs), i64::from(cs));
-            for (j, x) in mk[..M].iter_mut().enumerate() {
-                let bit = _mm_set1_epi64x(1 << j);
-                *x = X1(_mm_cmpeq_epi64(_mm_and_si128(v, bit), bit));
+        // Reduction, as `gf::reduce`: two folds of the high bits.
+        let fold = |r: __m256i, hm: i64| {
+            let h = _mm256_and_si256(r, _mm256_set1_epi64x(hm));
+            let mut f = r;
+            let shifts: &[i32] = if M == 12 { &[9, 12] } else { &[9, 10, 12, 13] };
+            for &sh in shifts {
+                f = _mm256_xor_si256(f, _mm256_srl_epi64(h, _mm_cvtsi32_si128(sh)));
             }
+            f
+        };
+        let r = if M == 12 {
+            fold(fold(r, 0x7F_C000), 0x3000)
+        } else {
+            fold(fold(r, 0x1FF_0000), 0xE000)
+        };
+        let r = _mm256_and_si256(r, _mm256_set1_epi64x((1 << M) - 1));
+        let mut o = [0u64; 4];
+        _mm256_storeu_si256(o.as_mut_ptr().cast(), r);
+        [o[0] as u16, o[1] as u16, o[2] as u16, o[3] as u16]
+    }
+}
+
+/// Each 64-bit lane of `x` (a public shift count below 64) shifted right
+/// by `p`.
+#[inline(always)]
+unsafe fn srl(x: __m256i, p: usize) -> __m256i {
+    // SAFETY: AVX2 per the function contract.
+    unsafe { _mm256_srl_epi64(x, _mm_cvtsi32_si128(p as i32)) }
+}
+
+/// The algorithm; `WIDE`: the layout for 64 < t <= 128, else t <= 64
+/// (module documentation).
+#[inline(always)]
+unsafe fn run<const M: usize, const WIDE: bool>(t: usize, out: &mut [u16], s: &[u16]) {
+    // SAFETY: AVX2 per the function contract; the stores go to local
+    // arrays of the right size.
+    unsafe {
+        let z = _mm256_setzero_si256();
+        let s = &s[..2 * t];
+        // Lanes of coefficients 1..=t (only the B lanes use it; nothing
+        // to clear when t fills the lanes: the shift drops lane t).
+        let lanes = if WIDE { 128 } else { 64 };
+        let keep = if WIDE {
+            let k = <[u64; 2] as Poly>::keep(t);
+            _mm256_set_epi64x(k[1] as i64, k[0] as i64, k[1] as i64, k[0] as i64)
+        } else {
+            let k = <[u64; 1] as Poly>::keep(t)[0] as i64;
+            _mm256_set1_epi64x(k)
+        };
+        // Where a shifted-in bit lands: word 0 of each polynomial (wide),
+        // or the window words / the B words (narrow).
+        let win_bit = if WIDE {
+            _mm256_set_epi64x(0, 1, 0, 1)
+        } else {
+            _mm256_set_epi64x(1, 0, 1, 0)
+        };
+        let b_bit = if WIDE {
+            _mm256_set_epi64x(0, 1, 0, 0)
+        } else {
+            _mm256_set_epi64x(1, 1, 0, 0)
+        };
+        // Wide "times x": after the word swap, word 0 of each half
+        // shifts by one.
+        let sh_wide = _mm256_set_epi64x(0, 1, 0, 1);
+
+        // State: C = 1 (c0), B = x (coefficient 1 = lane 0 of plane 0).
+        let mut y = [z; 13];
+        y[0] = b_bit;
+        // c0 = C[0] now, c0n = C[0] after this step (= b c0).
+        let mut c0 = 1u16;
+        let mut c0n = 1u16;
+        let mut b = 1u16;
+        let mut l = 0u16;
+        // d_0 = C . w_0 = c0 s[0].
+        let mut d = s[0];
+        // Window planes: lane k = s[N - k] after shifting in s[N] (the
+        // window of step N + 1), in the lanes the products use it from.
+        let mut win = [z; 13];
+        let mut mk: Planes = [z; 13];
+
+        for (nn, &sn) in s.iter().enumerate() {
+            // Shift s[N] into the window.
+            let sv = _mm256_set1_epi64x(i64::from(sn));
+            for (p, w) in win[..M].iter_mut().enumerate() {
+                let bit = _mm256_and_si256(srl(sv, p), win_bit);
+                let up = if WIDE {
+                    _mm256_sllv_epi64(_mm256_shuffle_epi32::<0x4E>(*w), sh_wide)
+                } else {
+                    _mm256_slli_epi64::<1>(*w)
+                };
+                *w = _mm256_or_si256(up, bit);
+            }
+
+            // The products: update [b C, d B] and look-ahead [C.w, B.w].
+            let (upd, e1, e2);
+            if WIDE {
+                let dw = mul::<M>(&y, &win);
+                (e1, e2) = parities::<M, false>(&dw);
+                let v = _mm256_set_epi64x(d.into(), d.into(), b.into(), b.into());
+                masks::<M>(&mut mk, v);
+                upd = mul::<M>(&y, &mk);
+            } else {
+                let v = _mm256_set_epi64x(0, d.into(), 0, b.into());
+                masks::<M>(&mut mk, v);
+                for j in 0..M {
+                    mk[j] = _mm256_or_si256(mk[j], win[j]);
+                }
+                upd = mul::<M>(&y, &mk);
+                (e1, e2) = parities::<M, true>(&upd);
+            }
+
+            // CT: masks, no branches. Swap iff d != 0 and N >= 2L.
+            let dnz = u64::from(!gf::is_zero_mask(d)) & 1;
+            let nge = ((nn as u64).wrapping_sub(2 * u64::from(l)) >> 63) ^ 1;
+            // CT: opaque, so the compiler cannot rebuild a branch from it.
+            let swap = core::hint::black_box((dnz & nge).wrapping_neg());
+            let swap16 = swap as u16;
+
+            // b' (the next b) is known now, before the products finish.
+            let bn = (b & !swap16) | (d & swap16);
+            // Next discrepancy: b (C.w + c0 s[N + 1]) + d (B.w), where
+            // b c0 s[N + 1] = c0' s[N + 1] and c0' (the next C[0]) was
+            // computed one step ahead. The four field products of the
+            // step (the fourth is c0'' = b' c0', again one step ahead) go
+            // through one vector multiplier.
+            let snext = s.get(nn + 1).copied().unwrap_or(0);
+            let pr = gf_mul4::<M>([b, d, bn, c0n], [e1, e2, c0n, snext]);
+            let dn = pr[0] ^ pr[1] ^ pr[3];
+
+            // New state: C' = b C + d B, B' = x (C or B) truncated, with
+            // C[0] = c0 entering coefficient 1 on a swap.
+            let swm = _mm256_set1_epi64x(swap as i64);
+            let c0v = _mm256_set1_epi64x(i64::from(c0 & swap16));
+            for p in 0..M {
+                let yv = y[p];
+                let other = _mm256_permute2x128_si256::<0x01>(yv, yv);
+                // High lane: C on a swap, else B (`swm` is all-0 or all-1).
+                let sel = _mm256_blendv_epi8(yv, other, swm);
+                let bit = _mm256_and_si256(srl(c0v, p), b_bit);
+                let up = if WIDE {
+                    _mm256_sllv_epi64(_mm256_shuffle_epi32::<0x4E>(sel), sh_wide)
+                } else {
+                    _mm256_slli_epi64::<1>(sel)
+                };
+                let mut nb = _mm256_or_si256(up, bit);
+                if t != lanes {
+                    nb = _mm256_and_si256(nb, keep);
+                }
+                let u = upd[p];
+                let cx = _mm256_xor_si256(u, _mm256_permute2x128_si256::<0x01>(u, u));
+                let nyv = _mm256_blend_epi32::<0xF0>(cx, nb);
+                y[p] = if WIDE {
+                    nyv
+                } else {
+                    // [C', junk, B', B'] -> [C', C', B', B'].
+                    _mm256_permute4x64_epi64::<0b10_10_00_00>(nyv)
+                };
+            }
+            c0 = c0n;
+            c0n = pr[2];
+            l = (l & !swap16) | ((nn as u16 + 1 - l) & swap16);
+            b = bn;
+            d = dn;
         }
-        // CT: opaque (kept in memory; the products read them from there).
-        core::hint::black_box(mk)
+
+        // The reference's locator is C / c0 (its C[0] is 1).
+        let ci = gf::inv(M, c0);
+        masks::<M>(&mut mk, _mm256_set1_epi64x(i64::from(ci)));
+        let cr = mul::<M>(&y, &mk);
+        let mut words = [[0u64; 4]; 13];
+        for p in 0..M {
+            _mm256_storeu_si256(words[p].as_mut_ptr().cast(), cr[p]);
+        }
+        let w = if WIDE { 2 } else { 1 };
+        for (i, o) in out[..t].iter_mut().enumerate() {
+            // out[i] = C_r[t - i]: lane j = t - i - 1.
+            let j = t - 1 - i;
+            let mut x = 0u16;
+            for (bit, wd) in words[..M].iter().enumerate() {
+                x |= (((wd[j % w] >> (j / w)) & 1) as u16) << bit;
+            }
+            *o = x;
+        }
+        out[t] = gf::mul(M, c0, ci);
+        // Clear the secret state (the stores are kept: `black_box` may
+        // read the arrays).
+        zeroize::Zeroize::zeroize(words.as_flattened_mut());
+        zeroize::Zeroize::zeroize(&mut c0);
+        zeroize::Zeroize::zeroize(&mut c0n);
+        zeroize::Zeroize::zeroize(&mut b);
+        zeroize::Zeroize::zeroize(&mut d);
+        y = [z; 13];
+        win = [z; 13];
+        mk = [z; 13];
+        core::hint::black_box((&y, &win, &mk));
     }
 }
 
@@ -284,26 +1126,41 @@ mod tests {
         }
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..200 {
-            let mut v = [[0u64; 2]; 13];
+            let mut v = [[0u64; 4]; 13];
             for p in v.iter_mut().flatten() {
                 s ^= s << 13;
                 s ^= s >> 7;
                 s ^= s << 17;
                 *p = s;
             }
+            let par = |x: u64| (x.count_ones() & 1) as u16;
+            let mut want = [0u16; 4];
+            for (k, x) in v.iter().enumerate() {
+                want[0] |= par(x[0] ^ x[1]) << k;
+                want[1] |= par(x[2] ^ x[3]) << k;
+                want[2] |= par(x[1]) << k;
+                want[3] |= par(x[3]) << k;
+            }
             // SAFETY: AVX2 checked above.
-            let x: [X; 13] = unsafe {
-                core::array::from_fn(|k| X(_mm_set_epi64x(v[k][1] as i64, v[k][0] as i64)))
-            };
-            let want = <[u64; 2] as Poly>::parities::<13>(&v);
-            // SAFETY: AVX2 checked above.
-            let got = unsafe { par13(&x) };
+            let got = unsafe { par13(&v) };
             assert_eq!(got, want);
         }
     }
 
     #[target_feature(enable = "avx2")]
-    fn par13(x: &[X; 13]) -> u16 {
-        X::parities::<13>(x)
+    fn par13(v: &[[u64; 4]; 13]) -> [u16; 4] {
+        let x: Planes = core::array::from_fn(|k| {
+            _mm256_set_epi64x(
+                v[k][3] as i64,
+                v[k][2] as i64,
+                v[k][1] as i64,
+                v[k][0] as i64,
+            )
+        });
+        // SAFETY: AVX2 enabled here.
+        let (a, b) = unsafe { parities::<13, false>(&x) };
+        // SAFETY: AVX2 enabled here.
+        let (c, d) = unsafe { parities::<13, true>(&x) };
+        [a, b, c, d]
     }
 }

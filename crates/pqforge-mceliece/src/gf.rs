@@ -255,10 +255,11 @@ pub(crate) fn unpack(m: usize, v: &Vec64) -> [u16; 64] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn slow_mul(m: usize, a: u16, b: u16) -> u16 {
+    /// Independent shift-and-add field multiplication (tests only).
+    pub(crate) fn slow_mul(m: usize, a: u16, b: u16) -> u16 {
         let poly: u32 = if m == 12 {
             (1 << 12) | 0b1001
         } else {
