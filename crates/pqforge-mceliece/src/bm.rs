@@ -409,16 +409,7 @@ pub(crate) fn bm_core<B: Both, const M: usize>(t: usize, out: &mut [u16], s: &[u
     for p in 0..M {
         words[p] = cr[p].words();
     }
-    let w = B::H::W;
-    for (i, o) in out[..t].iter_mut().enumerate() {
-        // out[i] = C_r[t - i]: lane j = t - i - 1.
-        let j = t - 1 - i;
-        let mut x = 0u16;
-        for (bit, wd) in words[..M].iter().enumerate() {
-            x |= (((wd[j % w] >> (j / w)) & 1) as u16) << bit;
-        }
-        *o = x;
-    }
+    unpack_locator(&words[..M], B::H::W, &mut out[..t]);
     out[t] = gf::mul(M, c0, ci);
     // Clear the secret state (the stores are kept: `black_box` may read
     // the arrays).
@@ -429,6 +420,22 @@ pub(crate) fn bm_core<B: Both, const M: usize>(t: usize, out: &mut [u16], s: &[u
     win = [zero; 13];
     mk = [B::zero(); 13];
     core::hint::black_box((&bc, &win, &mk));
+}
+
+/// `out[i] = C_r[t - i]` for `i < t = out.len()`, from the bit planes of
+/// the scaled locator (`words[bit]`, lane `j` in bit `j / w` of word
+/// `j % w`: the interleaved lane order of the step loop).
+pub(crate) fn unpack_locator(words: &[impl AsRef<[u64]>], w: usize, out: &mut [u16]) {
+    let t = out.len();
+    for (i, o) in out.iter_mut().enumerate() {
+        // Lane t - 1 - i holds C_r[t - i].
+        let j = t - 1 - i;
+        let mut x = 0u16;
+        for (bit, wd) in words.iter().enumerate() {
+            x |= (((wd.as_ref()[j % w] >> (j / w)) & 1) as u16) << bit;
+        }
+        *o = x;
+    }
 }
 
 #[cfg(test)]

@@ -1090,16 +1090,7 @@ unsafe fn run<const M: usize, const WIDE: bool>(t: usize, out: &mut [u16], s: &[
         for p in 0..M {
             _mm256_storeu_si256(words[p].as_mut_ptr().cast(), cr[p]);
         }
-        let w = if WIDE { 2 } else { 1 };
-        for (i, o) in out[..t].iter_mut().enumerate() {
-            // out[i] = C_r[t - i]: lane j = t - i - 1.
-            let j = t - 1 - i;
-            let mut x = 0u16;
-            for (bit, wd) in words[..M].iter().enumerate() {
-                x |= (((wd[j % w] >> (j / w)) & 1) as u16) << bit;
-            }
-            *o = x;
-        }
+        crate::bm::unpack_locator(&words[..M], if WIDE { 2 } else { 1 }, &mut out[..t]);
         out[t] = gf::mul(M, c0, ci);
         // Clear the secret state (the stores are kept: `black_box` may
         // read the arrays).
