@@ -710,7 +710,7 @@ fn comba_coeff_portable(
             for &(i, j, neg) in terms {
                 let ar = &ad[i * alen + u0..i * alen + u1];
                 // b_v, v = t - u, reversed: index blen - 1 - v.
-                let bo = j * blen + blen - 1 - t + u0;
+                let bo = j * blen + (blen - 1 + u0 - t);
                 let br = &bd[bo..bo + (u1 - u0)];
                 let (mut l, mut h) = (0i64, 0i64);
                 for (&x, &y) in ar.iter().zip(br) {

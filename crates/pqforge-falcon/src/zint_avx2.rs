@@ -487,7 +487,7 @@ unsafe fn comba_coeff(
             let mut nb = 0i64;
             for &(i, j, neg) in terms {
                 let ar = &ad[i * alen + u0..i * alen + u1];
-                let bo = j * blen + blen - 1 - t + u0;
+                let bo = j * blen + (blen - 1 + u0 - t);
                 let br = &bd[bo..bo + len];
                 let (mut l4, mut h4) = (zero, zero);
                 for q in 0..nv {

@@ -106,7 +106,7 @@ fn decaps_same<P: ParameterSet>(seed: u8, rounds: usize) {
     let mut pk = vec![0u8; P::PK_BYTES];
     let mut sk = vec![0u8; P::SK_BYTES];
     keygen::<P, _>(&mut rng, &mut pk, &mut sk).expect("keygen");
-    let mut s = u64::from(seed) * 0x9E37_79B9_7F4A_7C15 + 1;
+    let mut s = u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move || {
         s ^= s << 13;
         s ^= s >> 7;
