@@ -225,6 +225,9 @@ fn syndrome_of<P: ParameterSet>(
 /// weight t and reproduces the syndrome, else 0.
 ///
 /// Scratch: two `2^m`-point bitsliced arrays (13 KB each for m = 13).
+/// Never inlined: the backend dispatcher would otherwise hold this frame
+/// while it runs the AVX2 decryption (whose own frame is ~35 KB).
+#[inline(never)]
 pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
     let (m, n, t) = (P::M, P::N, P::T);
     let nv = (1usize << m) / 64;
