@@ -37,7 +37,7 @@ use pqforge_core::keccak::Shake256;
 use crate::ParameterSet;
 use crate::backend::Backend;
 use crate::benes;
-use crate::gf::{self, MAX_M, Vec64};
+use crate::gf::{self, MAX_M};
 
 /// Maximum t.
 const MAX_T: usize = 128;
@@ -75,7 +75,7 @@ const fn a1_bytes<P: ParameterSet>() -> usize {
 
 const HB_MAX: usize = 608;
 const TB_MAX: usize = 208;
-const HEAD_BLOCKS: usize = 78;
+const HEAD_BLOCKS: usize = 80;
 const TAIL_BLOCKS: usize = 28;
 const A_BLOCKS: usize = 28;
 
@@ -229,12 +229,17 @@ fn genpoly<P: ParameterSet>(f: &[u16], out: &mut [u16], scratch: &mut [u8]) -> b
 
 /// Bitsliced generator of rows of H restricted to columns `c0..c1`:
 /// row `i m + b` is bit `b` of `L_j^i / g(L_j)`, one power `i` per call.
+///
+/// Planes are stored block-minor (`l[b][q]`: plane `b` of the 64 columns
+/// of block `q`), so the power step multiplies consecutive blocks with
+/// vector instructions ([`Backend::vmul_planes`]) and a row of H is the
+/// contiguous words of one plane. `NB` is a multiple of 4.
 struct ColGen<const NB: usize> {
     m: usize,
     base: usize,
     nblk: usize,
-    l: [Vec64; NB],
-    v: [Vec64; NB],
+    l: [[u64; NB]; MAX_M],
+    v: [[u64; NB]; MAX_M],
 }
 
 impl<const NB: usize> ColGen<NB> {
@@ -246,8 +251,8 @@ impl<const NB: usize> ColGen<NB> {
             m: 0,
             base: 0,
             nblk: 0,
-            l: [[0; MAX_M]; NB],
-            v: [[0; MAX_M]; NB],
+            l: [[0; NB]; MAX_M],
+            v: [[0; NB]; MAX_M],
         }
     }
 
@@ -267,8 +272,12 @@ impl<const NB: usize> ColGen<NB> {
                     *x = gf::bitrev(m, pi[col]);
                 }
             }
-            self.l[q] = gf::pack(m, &vals);
-            self.v[q] = gf::vinv(m, &gf::veval(m, g, &self.l[q]));
+            let l = gf::pack(m, &vals);
+            let v = gf::vinv(m, &gf::veval(m, g, &l));
+            for b in 0..m {
+                self.l[b][q] = l[b];
+                self.v[b][q] = v[b];
+            }
         }
     }
 
@@ -278,14 +287,16 @@ impl<const NB: usize> ColGen<NB> {
         self.m = other.m;
         self.base = other.base;
         self.nblk = other.nblk;
-        self.l[..other.nblk].copy_from_slice(&other.l[..other.nblk]);
-        self.v[..other.nblk].copy_from_slice(&other.v[..other.nblk]);
+        for b in 0..other.m {
+            self.l[b][..other.nblk].copy_from_slice(&other.l[b][..other.nblk]);
+            self.v[b][..other.nblk].copy_from_slice(&other.v[b][..other.nblk]);
+        }
     }
 
     /// Writes bit-plane `b` of the current power, columns `c0..c0+nbits`,
     /// LSB first, into `out` (unused high bits of the last byte cleared);
     /// calls `f(b, row)` for `b = 0..m`, then advances to the next power.
-    fn next_rows(
+    fn next_rows<B: Backend>(
         &mut self,
         c0: usize,
         nbits: usize,
@@ -294,17 +305,17 @@ impl<const NB: usize> ColGen<NB> {
     ) {
         let nbytes = nbits.div_ceil(8);
         let off = c0 - 64 * self.base;
-        let mut words = [0u64; NB];
         for b in 0..self.m {
-            for q in 0..self.nblk {
-                words[q] = self.v[q][b];
-            }
-            extract(&words[..self.nblk], off, nbits, &mut out[..nbytes]);
+            extract(&self.v[b][..self.nblk], off, nbits, &mut out[..nbytes]);
             f(b, &out[..nbytes]);
         }
-        for q in 0..self.nblk {
-            self.v[q] = gf::vmul(self.m, &self.v[q], &self.l[q]);
-        }
+        B::vmul_planes(
+            self.m,
+            self.v.as_flattened_mut(),
+            self.l.as_flattened(),
+            NB,
+            self.nblk,
+        );
     }
 }
 
@@ -370,28 +381,22 @@ fn pk_gen<P: ParameterSet, B: Backend>(
     }
 
     // 2. Compact [A' | I] at the back of pk.
-    let a1 = a1_bytes::<P>();
     let ab = mt.div_ceil(8);
     let w = compact_bytes::<P>();
     let e0 = P::PK_BYTES - mt * w;
-    {
-        let compact = &mut pk[e0..];
-        compact.fill(0);
-        let mut cols = ColGen::<A_BLOCKS>::empty();
-        cols.init(m, pi, g, 0, 8 * a1);
-        let mut row = [0u8; 8 * A_BLOCKS];
-        for i in 0..P::T {
-            cols.next_rows(0, 8 * a1, &mut row, |b, bits| {
-                let r = i * m + b;
-                compact[r * w..r * w + a1].copy_from_slice(bits);
-            });
-        }
-        for r in 0..mt {
-            compact[r * w + a1 + r / 8] |= 1 << (r % 8);
-        }
+    // Non-f: A is singular ~71% of the time (a random binary matrix), and
+    // the elimination finds out only at its last pivots. A forward-only
+    // elimination of A alone (no identity part, no rows above the pivots:
+    // about 2/7 of the Gauss–Jordan work) decides invertibility first;
+    // the full elimination then runs once per key instead of ~3.5 times.
+    // The f variants rarely fail, so they skip the check.
+    if !P::SEMI {
+        build_compact::<P, B>(&mut pk[e0..], pi, g);
+        eliminate::<P, B, true>(&mut pk[e0..], pi)?;
     }
+    build_compact::<P, B>(&mut pk[e0..], pi, g);
     // 3. Gauss-Jordan elimination (reference pivoting), f-variant moves.
-    let pivots = eliminate::<P, B>(&mut pk[e0..], pi)?;
+    let pivots = eliminate::<P, B, false>(&mut pk[e0..], pi)?;
     // 4. Control bits of the final permutation, with scratch at the front.
     if !controlbits_phase::<B>(cond, pi, m, &mut pk[..e0]) {
         return None;
@@ -399,6 +404,7 @@ fn pk_gen<P: ParameterSet, B: Backend>(
     // 5. A^-1 row r -> last ab bytes of pk row r (ascending order is safe:
     // each destination lies below its source and above earlier sources).
     let rb = P::ROW_BYTES;
+    let a1 = a1_bytes::<P>();
     for r in 0..mt {
         let src = e0 + r * w + a1;
         let dst = (r + 1) * rb - ab;
@@ -407,6 +413,27 @@ fn pk_gen<P: ParameterSet, B: Backend>(
     heads::<P, B>(pk, pi, g);
     tails::<P, B>(pk, pi, g);
     Some(pivots)
+}
+
+/// Writes the compact `[A' | I]` rows (see the memory plan) into `compact`.
+fn build_compact<P: ParameterSet, B: Backend>(compact: &mut [u8], pi: &[u16], g: &[u16]) {
+    let (m, mt) = (P::M, P::MT);
+    let a1 = a1_bytes::<P>();
+    let w = compact_bytes::<P>();
+    compact.fill(0);
+    let mut cols = ColGen::<A_BLOCKS>::empty();
+    cols.init(m, pi, g, 0, 8 * a1);
+    let mut row = [0u8; 8 * A_BLOCKS];
+    for i in 0..P::T {
+        cols.next_rows::<B>(0, 8 * a1, &mut row, |b, bits| {
+            let r = i * m + b;
+            compact[r * w..r * w + a1].copy_from_slice(bits);
+        });
+    }
+    for r in 0..mt {
+        compact[r * w + a1 + r / 8] |= 1 << (r % 8);
+    }
+    zeroize::Zeroize::zeroize(&mut row);
 }
 
 #[inline(never)]
@@ -457,13 +484,29 @@ fn window(row: &[u8], r: usize, nb: usize) -> u8 {
 ///
 /// The result is the unique reduced form `[I | A^-1]` (and the same
 /// f-variant window: blocks stop at row mt-32), as before.
+///
+/// `CHECK` (non-f only): forward elimination of the A part alone — the
+/// row operations stop at the end of A's last 32-byte block and step 3
+/// skips the rows above the block. The pivot decisions (and so the
+/// success bit) are those of the full elimination: they depend only on
+/// the rows from the pivot down, which both forms compute identically.
+/// The matrix is left half-reduced (to be rebuilt).
 #[inline(never)]
-fn eliminate<P: ParameterSet, B: Backend>(c: &mut [u8], pi: &mut [u16]) -> Option<u64> {
+fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
+    c: &mut [u8],
+    pi: &mut [u16],
+) -> Option<u64> {
     let mt = P::MT;
     let w = compact_bytes::<P>();
+    // End of the row operations.
+    let end = if CHECK {
+        a1_bytes::<P>().next_multiple_of(32)
+    } else {
+        w
+    };
     let mut pivots = 0xFFFF_FFFFu64;
-    let mut win = [0u8; MAX_MT];
-    let mut sel = [0u8; MAX_MT];
+    let mut cols = [[0u64; RW]; BLK];
+    let mut selv = [[0u64; RW]; BLK];
     let mut masks = [0u8; MAX_MT];
     let mut r = 0;
     while r < mt {
@@ -478,48 +521,34 @@ fn eliminate<P: ParameterSet, B: Backend>(c: &mut [u8], pi: &mut [u16]) -> Optio
         // pivot column: the columns before it are zero in every source row.
         let blk = (r / 8) & !31;
 
-        // 1. Narrow run on the window bits.
-        for k in r..mt {
-            win[k] = window(&c[k * w..(k + 1) * w], r, nb);
-            sel[k] = 0;
+        // 1. Narrow run on the window bits, as bit vectors over the rows.
+        let nrows = mt - r;
+        let nw = nrows.div_ceil(64);
+        for col in &mut cols[..nb] {
+            col[..nw].fill(0);
         }
-        for j in 0..nb {
-            let p = r + j;
-            // Make the pivot 1: add the first later row with a 1 there.
-            let mut cur = (win[p] >> j) & 1;
-            let mut add = 0u8;
-            for k in p + 1..mt {
-                let sb = (win[k] >> j) & 1;
-                // CT: bit arithmetic on matrix bits.
-                let mk = sb & (cur ^ 1);
-                sel[k] |= mk << j;
-                add ^= win[k] & mk.wrapping_neg();
-                cur |= sb;
+        for k in 0..nrows {
+            let v = window(&c[(r + k) * w..(r + k + 1) * w], r, nb);
+            for (i, col) in cols[..nb].iter_mut().enumerate() {
+                col[k / 64] |= u64::from((v >> i) & 1) << (k % 64);
             }
-            win[p] ^= add;
-            // Declassified: "not systematic" means retry (reference
-            // behaviour; the candidate key is discarded).
-            if declassify_val(((win[p] >> j) & 1) ^ 1) != 0 {
-                return None;
-            }
-            // Clear the pivot column in every other row.
-            let wp = win[p];
-            for (k, x) in win[r..mt].iter_mut().enumerate() {
-                let keep = u8::from(r + k != p);
-                *x ^= wp & ((*x >> j) & keep).wrapping_neg();
-            }
+        }
+        // Declassified: "not systematic" means retry (reference
+        // behaviour; the candidate key is discarded).
+        if declassify_val(narrow_run(&mut cols, nw, nb, &mut selv)) != 0 {
+            return None;
         }
 
         // 2. The block rows, wide.
         for j in 0..nb {
             let p = r + j;
-            for (k, mk) in (p + 1..mt).zip(masks.iter_mut()) {
-                *mk = ((sel[k] >> j) & 1).wrapping_neg();
+            for (k, mk) in (j + 1..nrows).zip(masks.iter_mut()) {
+                *mk = (((selv[j][k / 64] >> (k % 64)) & 1) as u8).wrapping_neg();
             }
             let (top, bot) = c.split_at_mut((p + 1) * w);
             let (done, prow) = top.split_at_mut(p * w);
             if p + 1 < mt {
-                B::xor_rows_masked(&mut prow[blk..], &bot[blk..], w, &masks[..mt - p - 1]);
+                B::xor_rows_masked(&mut prow[blk..end], &bot[blk..], w, &masks[..mt - p - 1]);
             }
             // Reduce by the block's earlier pivot rows (reduced among
             // themselves: the masks are the row's own window bits).
@@ -528,7 +557,7 @@ fn eliminate<P: ParameterSet, B: Backend>(c: &mut [u8], pi: &mut [u16]) -> Optio
                 *mk = ((wv >> i) & 1).wrapping_neg();
             }
             if j > 0 {
-                B::xor_rows_masked(&mut prow[blk..], &done[r * w + blk..], w, &masks[..j]);
+                B::xor_rows_masked(&mut prow[blk..end], &done[r * w + blk..], w, &masks[..j]);
             }
             // Clear column p in the block's other rows.
             let (byte, bit) = (p / 8, p % 8);
@@ -544,12 +573,14 @@ fn eliminate<P: ParameterSet, B: Backend>(c: &mut [u8], pi: &mut [u16]) -> Optio
                     (&mut b[..w], &a[p * w..p * w + w])
                 };
                 let mask = ((dst[byte] >> bit) & 1).wrapping_neg();
-                B::xor_masked(&mut dst[blk..], &src[blk..], mask);
+                B::xor_masked(&mut dst[blk..end], &src[blk..], mask);
             }
         }
 
-        // 3. Clear the window columns in every row outside the block.
-        for k in (0..r).chain(r + nb..mt) {
+        // 3. Clear the window columns in every row outside the block
+        // (below it only, for the check).
+        let above = if CHECK { 0 } else { r };
+        for k in (0..above).chain(r + nb..mt) {
             let (dst, src) = if k < r {
                 let (a, b) = c.split_at_mut(r * w);
                 (&mut a[k * w..k * w + w], &b[..nb * w])
@@ -561,14 +592,67 @@ fn eliminate<P: ParameterSet, B: Backend>(c: &mut [u8], pi: &mut [u16]) -> Optio
             for (i, mk) in masks[..nb].iter_mut().enumerate() {
                 *mk = ((wv >> i) & 1).wrapping_neg();
             }
-            B::xor_rows_masked(&mut dst[blk..], &src[blk..], w, &masks[..nb]);
+            B::xor_rows_masked(&mut dst[blk..end], &src[blk..], w, &masks[..nb]);
         }
         r += nb;
     }
-    zeroize::Zeroize::zeroize(&mut win);
-    zeroize::Zeroize::zeroize(&mut sel);
+    zeroize::Zeroize::zeroize(cols.as_flattened_mut());
+    zeroize::Zeroize::zeroize(selv.as_flattened_mut());
     zeroize::Zeroize::zeroize(&mut masks);
     Some(pivots)
+}
+
+/// Words of a bit vector over the rows of the compact matrix.
+const RW: usize = MAX_MT.div_ceil(64);
+
+/// Step 1 of a block of [`eliminate`]: the one-pivot-at-a-time algorithm
+/// on the window bits, transposed: `cols[i]` bit `k` is window column `i`
+/// of block-relative row `k` (`nw` words; the pivot of column `j` is row
+/// `j`). Sets `selv[j]` to the one-hot vector of the row added to pivot
+/// row `j` (zero if its pivot is already 1) and returns 1 if some pivot
+/// stays 0 (retry), else 0. Bit-vector words instead of one byte per row:
+/// a pivot costs `O(nb * nw)` word operations, not `O(rows)`.
+fn narrow_run(
+    cols: &mut [[u64; RW]; BLK],
+    nw: usize,
+    nb: usize,
+    selv: &mut [[u64; RW]; BLK],
+) -> u64 {
+    // CT: all-ones iff x != 0, opaque to the optimizer.
+    let nz = |x: u64| core::hint::black_box(((x | x.wrapping_neg()) >> 63).wrapping_neg());
+    let mut fail = 0u64;
+    for j in 0..nb {
+        // Make the pivot 1: the first later row with a 1 in column j
+        // (lowest set bit above bit j; `found` carries across words).
+        let zero = ((cols[j][0] >> j) & 1) ^ 1;
+        let keep = core::hint::black_box(zero.wrapping_neg());
+        let mut found = 0u64;
+        for (wi, (s, &x)) in selv[j][..nw].iter_mut().zip(&cols[j][..nw]).enumerate() {
+            let x = if wi == 0 { x & !((2u64 << j) - 1) } else { x };
+            *s = x & x.wrapping_neg() & !found & keep;
+            found |= nz(x);
+        }
+        for col in &mut cols[..nb] {
+            let mut acc = 0u64;
+            for (&x, &s) in col[..nw].iter().zip(&selv[j][..nw]) {
+                acc |= x & s;
+            }
+            col[0] ^= (nz(acc) & 1) << j;
+        }
+        fail |= ((cols[j][0] >> j) & 1) ^ 1;
+        // Clear column j in every other row.
+        let mut targets = cols[j];
+        targets[0] &= !(1u64 << j);
+        for col in &mut cols[..nb] {
+            // CT: opaque, or LLVM skips the column when the bit is 0.
+            let wp = core::hint::black_box(((col[0] >> j) & 1).wrapping_neg());
+            for (x, &t) in col[..nw].iter_mut().zip(&targets[..nw]) {
+                *x ^= t & wp;
+            }
+        }
+        zeroize::Zeroize::zeroize(&mut targets);
+    }
+    fail
 }
 
 /// Reads 64 bits at bit offset `s` of `b` (zero beyond the end).
@@ -678,7 +762,7 @@ fn heads<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
     let mut rows = [[0u8; HB_MAX]; MAX_M];
     let mut tmp = [0u8; 8 * HEAD_BLOCKS];
     for i in 0..P::T {
-        cols.next_rows(mt, 8 * hb, &mut tmp, |b, bits| {
+        cols.next_rows::<B>(mt, 8 * hb, &mut tmp, |b, bits| {
             rows[b][..hb].copy_from_slice(bits);
         });
         let k0 = i * m;
@@ -726,7 +810,7 @@ fn tails<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
         }
         cols.copy_from(&start);
         for i in 0..P::T {
-            cols.next_rows(c0, wt, &mut tmp, |b, bits| {
+            cols.next_rows::<B>(c0, wt, &mut tmp, |b, bits| {
                 rows[b][..tb].copy_from_slice(bits);
             });
             let k0 = i * m;

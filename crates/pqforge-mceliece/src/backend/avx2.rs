@@ -83,6 +83,17 @@ impl Backend for Avx2 {
         unsafe { sort::<U64x4>(buf) }
     }
     #[inline(always)]
+    fn vmul_planes(m: usize, v: &mut [u64], l: &[u64], stride: usize, n: usize) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe {
+            if m == 12 {
+                vmul_planes::<12>(v, l, stride, n);
+            } else {
+                vmul_planes::<13>(v, l, stride, n);
+            }
+        }
+    }
+    #[inline(always)]
     fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
         // SAFETY: see the invariant on `Avx2`.
         unsafe { super::avx2_dec::decrypt::<P>(e, sk, c0) }
@@ -188,7 +199,7 @@ fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
 }
 
 /// `Q` registers of [`xor_rows_masked`] from byte `j` on, kept in
-/// registers across all the sources.
+/// registers across all the sources (one bounds check per source row).
 #[inline]
 #[target_feature(enable = "avx2")]
 fn rows_masked_run<const Q: usize>(
@@ -198,16 +209,23 @@ fn rows_masked_run<const Q: usize>(
     masks: &[u8],
     j: usize,
 ) {
-    let mut a: [__m256i; Q] = core::array::from_fn(|q| ld(dst, j + 32 * q));
+    let d = &mut dst[j..j + 32 * Q];
+    // SAFETY: `d` has 32 * Q bytes; unaligned loads.
+    let mut a: [__m256i; Q] =
+        core::array::from_fn(|q| unsafe { _mm256_loadu_si256(d.as_ptr().add(32 * q).cast()) });
     for (b, &mk) in masks.iter().enumerate() {
         let m = _mm256_set1_epi8(mk as i8);
         let o = b * stride + j;
+        let s = &src[o..o + 32 * Q];
         for (q, x) in a.iter_mut().enumerate() {
-            *x = _mm256_xor_si256(*x, _mm256_and_si256(ld(src, o + 32 * q), m));
+            // SAFETY: `s` has 32 * Q bytes; unaligned load.
+            let v = unsafe { _mm256_loadu_si256(s.as_ptr().add(32 * q).cast()) };
+            *x = _mm256_xor_si256(*x, _mm256_and_si256(v, m));
         }
     }
     for (q, x) in a.iter().enumerate() {
-        st(dst, j + 32 * q, *x);
+        // SAFETY: `d` has 32 * Q bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(d.as_mut_ptr().add(32 * q).cast(), *x) };
     }
 }
 
@@ -215,42 +233,71 @@ fn rows_masked_run<const Q: usize>(
 #[target_feature(enable = "avx2")]
 fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]) {
     let len = dst.len();
+    // The whole 32-byte chunks in as few runs of at most twelve registers
+    // as possible, of balanced sizes (13 chunks: 7 + 6, not 12 + 1): every
+    // run reads each source row once, so fewer runs mean fewer passes
+    // over the sources.
+    let mut left = len / 32;
+    let mut runs = left.div_ceil(12);
     let mut j = 0;
-    // Up to twelve registers of the destination at a time: each source row
-    // is then read in long contiguous runs.
-    while j + 384 <= len {
-        rows_masked_run::<12>(dst, src, stride, masks, j);
-        j += 384;
-    }
-    if j + 256 <= len {
-        rows_masked_run::<8>(dst, src, stride, masks, j);
-        j += 256;
-    }
-    while j + 64 <= len {
-        let (mut a0, mut a1) = (ld(dst, j), ld(dst, j + 32));
-        for (b, &mk) in masks.iter().enumerate() {
-            let m = _mm256_set1_epi8(mk as i8);
-            let o = b * stride + j;
-            a0 = _mm256_xor_si256(a0, _mm256_and_si256(ld(src, o), m));
-            a1 = _mm256_xor_si256(a1, _mm256_and_si256(ld(src, o + 32), m));
+    while left > 0 {
+        let q = left.div_ceil(runs);
+        match q {
+            1 => rows_masked_run::<1>(dst, src, stride, masks, j),
+            2 => rows_masked_run::<2>(dst, src, stride, masks, j),
+            3 => rows_masked_run::<3>(dst, src, stride, masks, j),
+            4 => rows_masked_run::<4>(dst, src, stride, masks, j),
+            5 => rows_masked_run::<5>(dst, src, stride, masks, j),
+            6 => rows_masked_run::<6>(dst, src, stride, masks, j),
+            7 => rows_masked_run::<7>(dst, src, stride, masks, j),
+            8 => rows_masked_run::<8>(dst, src, stride, masks, j),
+            9 => rows_masked_run::<9>(dst, src, stride, masks, j),
+            10 => rows_masked_run::<10>(dst, src, stride, masks, j),
+            11 => rows_masked_run::<11>(dst, src, stride, masks, j),
+            _ => rows_masked_run::<12>(dst, src, stride, masks, j),
         }
-        st(dst, j, a0);
-        st(dst, j + 32, a1);
-        j += 64;
-    }
-    while j + 32 <= len {
-        let mut a = ld(dst, j);
-        for (b, &mk) in masks.iter().enumerate() {
-            let m = _mm256_set1_epi8(mk as i8);
-            a = _mm256_xor_si256(a, _mm256_and_si256(ld(src, b * stride + j), m));
-        }
-        st(dst, j, a);
-        j += 32;
+        j += 32 * q;
+        left -= q;
+        runs -= 1;
     }
     if j < len {
         for (b, &mk) in masks.iter().enumerate() {
             Portable::xor_masked(&mut dst[j..], &src[b * stride + j..b * stride + len], mk);
         }
+    }
+}
+
+/// [`Backend::vmul_planes`] for `m = M`: four blocks per register
+/// (schoolbook bitsliced product, then the field reduction).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn vmul_planes<const M: usize>(v: &mut [u64], l: &[u64], stride: usize, n: usize) {
+    let ld4 = |s: &[u64], o: usize| {
+        let s = &s[o..o + 4];
+        // SAFETY: `s` has four words; unaligned load.
+        unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+    };
+    let mut q = 0;
+    while q < n {
+        let a: [__m256i; M] = core::array::from_fn(|k| ld4(v, k * stride + q));
+        let b: [__m256i; M] = core::array::from_fn(|k| ld4(l, k * stride + q));
+        let mut t = [_mm256_setzero_si256(); 25];
+        for i in 0..M {
+            for j in 0..M {
+                t[i + j] = _mm256_xor_si256(t[i + j], _mm256_and_si256(a[i], b[j]));
+            }
+        }
+        for i in (M..2 * M - 1).rev() {
+            for &e in crate::gf::low_terms(M) {
+                t[i - M + e] = _mm256_xor_si256(t[i - M + e], t[i]);
+            }
+        }
+        for (k, x) in t[..M].iter().enumerate() {
+            let d = &mut v[k * stride + q..k * stride + q + 4];
+            // SAFETY: `d` has four words; unaligned store.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), *x) };
+        }
+        q += 4;
     }
 }
 

@@ -42,6 +42,11 @@ pub(crate) trait Backend {
     /// Sorts the little-endian `u64` words of `buf` ascending (constant
     /// time; the word count is a power of two).
     fn sort_u64(buf: &mut [u8]);
+    /// Bitsliced GF(2^m) products of many blocks of 64 elements, in place:
+    /// `v[b * stride + q]` is plane `b` of block `q` (`q < n`, same layout
+    /// for `l`); every block `q` becomes `v_q * l_q`. `stride` is a
+    /// multiple of 4 and at least `n`.
+    fn vmul_planes(m: usize, v: &mut [u64], l: &[u64], stride: usize, n: usize);
     /// Niederreiter decryption (see `kem::decrypt`): writes `e` (n/8
     /// bytes), returns 0xFF on success and 0 otherwise.
     fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8;
@@ -166,6 +171,22 @@ impl Backend for Portable {
     #[inline]
     fn sort_u64(buf: &mut [u8]) {
         sort_u64_le(buf);
+    }
+
+    #[inline]
+    fn vmul_planes(m: usize, v: &mut [u64], l: &[u64], stride: usize, n: usize) {
+        for q in 0..n {
+            let mut a = [0u64; crate::gf::MAX_M];
+            let mut b = [0u64; crate::gf::MAX_M];
+            for k in 0..m {
+                a[k] = v[k * stride + q];
+                b[k] = l[k * stride + q];
+            }
+            let c = crate::gf::vmul(m, &a, &b);
+            for k in 0..m {
+                v[k * stride + q] = c[k];
+            }
+        }
     }
 
     #[inline]
