@@ -15,7 +15,11 @@
 //!    performs the f-variant column moves). Its pivoting differs from the
 //!    reference (a zero pivot gets the first later row with a one, found
 //!    by masks, instead of every row that differs) but the reduced form
-//!    is unique, so the result is the same.
+//!    is unique, so the result is the same. For the non-f variants a
+//!    forward-only elimination of A alone first decides whether A is
+//!    invertible (it is not ~71% of the time, and the full elimination
+//!    would find out only at its last pivots); the matrix is then rebuilt
+//!    for the full elimination.
 //! 3. The front (`10 * 2^m` bytes) is scratch for the Benes control bits.
 //! 4. Row `r` of A^-1 moves to the last `ceil(mt/8)` bytes of public-key
 //!    row `r`.
@@ -59,7 +63,7 @@ pub(crate) const fn layout_ok<P: ParameterSet>() -> bool {
         && P::T <= MAX_T
         && P::MT <= MAX_MT
         && P::M <= MAX_M
-        && P::PK_BYTES >= (8 << P::M) + 2 * P::T * (P::T + 1)
+        && P::PK_BYTES >= (8 << P::M) + crate::genpoly::scratch_bytes::<P>()
 }
 
 /// Bytes of a compact row: A' then the mt identity columns, padded to a
@@ -122,7 +126,7 @@ pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
         drop(xof);
 
         let mut g = [0u16; MAX_T + 1];
-        if !genpoly::<P>(&f[..t], &mut g[..t], &mut pk[8 * nn..]) {
+        if !crate::genpoly::genpoly::<P, B>(&f[..t], &mut g[..t], &mut pk[8 * nn..]) {
             continue;
         }
         g[t] = 1;
@@ -139,92 +143,6 @@ pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
     pqforge_core::ctgrind::declassify(pk);
     zeroize::Zeroize::zeroize(&mut seed);
     zeroize::Zeroize::zeroize(pi);
-}
-
-/// Minimal polynomial of `f` in GF((2^m)^t) over GF(2^m) (monic, the
-/// leading 1 omitted), by Gaussian elimination on `1, f, ..., f^t`.
-/// Returns false when it does not have degree t (keygen retries).
-///
-/// The `t x (t+1)` matrix (row r = coefficient r of every power f^c) lives
-/// in `scratch` (`2 t (t+1)` bytes of the public-key buffer), little-endian
-/// `u16`, so the stack only holds two rows.
-#[inline(never)]
-fn genpoly<P: ParameterSet>(f: &[u16], out: &mut [u16], scratch: &mut [u8]) -> bool {
-    let (m, t) = (P::M, P::T);
-    let w = t + 1;
-    let mat = &mut scratch[..2 * t * w];
-    let load = |mat: &[u8], r: usize, row: &mut [u16; MAX_T + 1]| {
-        for (c, x) in row[..w].iter_mut().enumerate() {
-            let o = 2 * (r * w + c);
-            *x = u16::from_le_bytes([mat[o], mat[o + 1]]);
-        }
-    };
-    let store = |mat: &mut [u8], r: usize, row: &[u16; MAX_T + 1]| {
-        for (c, x) in row[..w].iter().enumerate() {
-            let o = 2 * (r * w + c);
-            mat[o..o + 2].copy_from_slice(&x.to_le_bytes());
-        }
-    };
-    // Columns: f^0 = 1, f^1 = f, f^c = f^(c-1) f.
-    let mut col = [0u16; MAX_T];
-    let mut next = [0u16; MAX_T];
-    col[0] = 1;
-    for c in 0..=t {
-        for (r, &x) in col[..t].iter().enumerate() {
-            let o = 2 * (r * w + c);
-            mat[o..o + 2].copy_from_slice(&x.to_le_bytes());
-        }
-        if c < t {
-            gf::poly_mulmod(m, &mut next[..t], &col[..t], f, P::FPOLY);
-            col[..t].copy_from_slice(&next[..t]);
-        }
-    }
-    let mut rj = [0u16; MAX_T + 1];
-    let mut rk = [0u16; MAX_T + 1];
-    let mut ok = true;
-    for j in 0..t {
-        load(mat, j, &mut rj);
-        for k in j + 1..t {
-            load(mat, k, &mut rk);
-            let mask = gf::is_zero_mask(rj[j]);
-            for c in j..w {
-                rj[c] ^= rk[c] & mask;
-            }
-        }
-        // Declassified: the retry decision of key generation (the rejected
-        // candidate is discarded).
-        if declassify_val(gf::is_zero_mask(rj[j])) != 0 {
-            ok = false;
-            break;
-        }
-        let inv = gf::inv(m, rj[j]);
-        for x in &mut rj[j..w] {
-            *x = gf::mul(m, *x, inv);
-        }
-        store(mat, j, &rj);
-        for k in 0..t {
-            if k != j {
-                load(mat, k, &mut rk);
-                let tk = rk[j];
-                for c in j..w {
-                    rk[c] ^= gf::mul(m, rj[c], tk);
-                }
-                store(mat, k, &rk);
-            }
-        }
-    }
-    if ok {
-        for (r, o) in out.iter_mut().enumerate() {
-            let q = 2 * (r * w + t);
-            *o = u16::from_le_bytes([mat[q], mat[q + 1]]);
-        }
-    }
-    mat.fill(0);
-    zeroize::Zeroize::zeroize(&mut col);
-    zeroize::Zeroize::zeroize(&mut next);
-    zeroize::Zeroize::zeroize(&mut rj);
-    zeroize::Zeroize::zeroize(&mut rk);
-    ok
 }
 
 /// Bitsliced generator of rows of H restricted to columns `c0..c1`:
@@ -294,20 +212,14 @@ impl<const NB: usize> ColGen<NB> {
     }
 
     /// Writes bit-plane `b` of the current power, columns `c0..c0+nbits`,
-    /// LSB first, into `out` (unused high bits of the last byte cleared);
-    /// calls `f(b, row)` for `b = 0..m`, then advances to the next power.
-    fn next_rows<B: Backend>(
-        &mut self,
-        c0: usize,
-        nbits: usize,
-        out: &mut [u8],
-        mut f: impl FnMut(usize, &[u8]),
-    ) {
+    /// LSB first, into `dst[b * stride..]` for `b = 0..m` (unused high
+    /// bits of the last byte cleared), then advances to the next power.
+    fn next_rows<B: Backend>(&mut self, c0: usize, nbits: usize, dst: &mut [u8], stride: usize) {
         let nbytes = nbits.div_ceil(8);
         let off = c0 - 64 * self.base;
         for b in 0..self.m {
-            extract(&self.v[b][..self.nblk], off, nbits, &mut out[..nbytes]);
-            f(b, &out[..nbytes]);
+            let out = &mut dst[b * stride..b * stride + nbytes];
+            extract(&self.v[b][..self.nblk], off, nbits, out);
         }
         B::vmul_planes(
             self.m,
@@ -337,9 +249,15 @@ fn extract(words: &[u64], off: usize, nbits: usize, out: &mut [u8]) {
             lo | (words.get(q + 1).copied().unwrap_or(0) << (64 - r))
         }
     };
-    for (y, chunk) in out.chunks_mut(8).enumerate() {
-        let v = get(off + 64 * y).to_le_bytes();
-        chunk.copy_from_slice(&v[..chunk.len()]);
+    let mut chunks = out.chunks_exact_mut(8);
+    let mut s = off;
+    for chunk in &mut chunks {
+        chunk.copy_from_slice(&get(s).to_le_bytes());
+        s += 64;
+    }
+    let v = get(s).to_le_bytes();
+    for (x, y) in chunks.into_remainder().iter_mut().zip(v) {
+        *x = y;
     }
     if !nbits.is_multiple_of(8) {
         out[nbits / 8] &= (1u8 << (nbits % 8)) - 1;
@@ -423,17 +341,12 @@ fn build_compact<P: ParameterSet, B: Backend>(compact: &mut [u8], pi: &[u16], g:
     compact.fill(0);
     let mut cols = ColGen::<A_BLOCKS>::empty();
     cols.init(m, pi, g, 0, 8 * a1);
-    let mut row = [0u8; 8 * A_BLOCKS];
     for i in 0..P::T {
-        cols.next_rows::<B>(0, 8 * a1, &mut row, |b, bits| {
-            let r = i * m + b;
-            compact[r * w..r * w + a1].copy_from_slice(bits);
-        });
+        cols.next_rows::<B>(0, 8 * a1, &mut compact[i * m * w..], w);
     }
     for r in 0..mt {
         compact[r * w + a1 + r / 8] |= 1 << (r % 8);
     }
-    zeroize::Zeroize::zeroize(&mut row);
 }
 
 #[inline(never)]
@@ -505,6 +418,7 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
         w
     };
     let mut pivots = 0xFFFF_FFFFu64;
+    let mut win = [0u8; MAX_MT];
     let mut cols = [[0u64; RW]; BLK];
     let mut selv = [[0u64; RW]; BLK];
     let mut masks = [0u8; MAX_MT];
@@ -524,15 +438,10 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
         // 1. Narrow run on the window bits, as bit vectors over the rows.
         let nrows = mt - r;
         let nw = nrows.div_ceil(64);
-        for col in &mut cols[..nb] {
-            col[..nw].fill(0);
+        for (k, x) in win[..nrows].iter_mut().enumerate() {
+            *x = window(&c[(r + k) * w..(r + k + 1) * w], r, nb);
         }
-        for k in 0..nrows {
-            let v = window(&c[(r + k) * w..(r + k + 1) * w], r, nb);
-            for (i, col) in cols[..nb].iter_mut().enumerate() {
-                col[k / 64] |= u64::from((v >> i) & 1) << (k % 64);
-            }
-        }
+        B::byte_planes(&win[..nrows], cols.as_flattened_mut(), RW, nb);
         // Declassified: "not systematic" means retry (reference
         // behaviour; the candidate key is discarded).
         if declassify_val(narrow_run(&mut cols, nw, nb, &mut selv)) != 0 {
@@ -542,9 +451,7 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
         // 2. The block rows, wide.
         for j in 0..nb {
             let p = r + j;
-            for (k, mk) in (j + 1..nrows).zip(masks.iter_mut()) {
-                *mk = (((selv[j][k / 64] >> (k % 64)) & 1) as u8).wrapping_neg();
-            }
+            B::expand_bits(&selv[j][..nw], j + 1, &mut masks[..nrows - j - 1]);
             let (top, bot) = c.split_at_mut((p + 1) * w);
             let (done, prow) = top.split_at_mut(p * w);
             if p + 1 < mt {
@@ -596,6 +503,7 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
         }
         r += nb;
     }
+    zeroize::Zeroize::zeroize(&mut win);
     zeroize::Zeroize::zeroize(cols.as_flattened_mut());
     zeroize::Zeroize::zeroize(selv.as_flattened_mut());
     zeroize::Zeroize::zeroize(&mut masks);
@@ -760,11 +668,8 @@ fn heads<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
     let mut cols = ColGen::<HEAD_BLOCKS>::empty();
     cols.init(m, pi, g, mt, mt + 8 * hb);
     let mut rows = [[0u8; HB_MAX]; MAX_M];
-    let mut tmp = [0u8; 8 * HEAD_BLOCKS];
     for i in 0..P::T {
-        cols.next_rows::<B>(mt, 8 * hb, &mut tmp, |b, bits| {
-            rows[b][..hb].copy_from_slice(bits);
-        });
+        cols.next_rows::<B>(mt, 8 * hb, rows.as_flattened_mut(), HB_MAX);
         let k0 = i * m;
         let mut masks = [0u8; MAX_M];
         for r in 0..mt {
@@ -796,7 +701,6 @@ fn tails<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
     let tb = rb - hb;
     let mut acc = [[0u8; TB_MAX]; R];
     let mut rows = [[0u8; TB_MAX]; MAX_M];
-    let mut tmp = [0u8; 8 * TAIL_BLOCKS];
     let mut cols = ColGen::<TAIL_BLOCKS>::empty();
     // The generator at power 0 (support and 1/g(L_j) of the tail columns),
     // computed once and restarted from for every batch of rows.
@@ -810,9 +714,7 @@ fn tails<P: ParameterSet, B: Backend>(pk: &mut [u8], pi: &[u16], g: &[u16]) {
         }
         cols.copy_from(&start);
         for i in 0..P::T {
-            cols.next_rows::<B>(c0, wt, &mut tmp, |b, bits| {
-                rows[b][..tb].copy_from_slice(bits);
-            });
+            cols.next_rows::<B>(c0, wt, rows.as_flattened_mut(), TB_MAX);
             let k0 = i * m;
             let mut masks = [0u8; MAX_M];
             for r in r0..r1 {

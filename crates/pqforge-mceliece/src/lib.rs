@@ -75,6 +75,7 @@ mod bm_avx2;
 mod dynkem;
 mod fft;
 mod fft_consts;
+mod genpoly;
 mod gf;
 mod kem;
 mod keygen;

@@ -26,7 +26,9 @@ use core::arch::x86_64::{
 };
 
 use core::arch::x86_64::{
-    _mm256_cmpeq_epi64, _mm256_or_si256, _mm256_setr_epi64x, _mm256_sub_epi64,
+    _mm_cvtsi32_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi64, _mm256_cmpgt_epi8,
+    _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi64x,
+    _mm256_shuffle_epi8, _mm256_sll_epi16, _mm256_sub_epi64,
 };
 
 use super::{Backend, Portable};
@@ -83,6 +85,16 @@ impl Backend for Avx2 {
         unsafe { sort::<U64x4>(buf) }
     }
     #[inline(always)]
+    fn byte_planes(bytes: &[u8], planes: &mut [u64], stride: usize, nb: usize) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { byte_planes(bytes, planes, stride, nb) }
+    }
+    #[inline(always)]
+    fn expand_bits(bits: &[u64], first: usize, out: &mut [u8]) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { expand_bits(bits, first, out) }
+    }
+    #[inline(always)]
     fn vmul_planes(m: usize, v: &mut [u64], l: &[u64], stride: usize, n: usize) {
         // SAFETY: see the invariant on `Avx2`.
         unsafe {
@@ -97,6 +109,21 @@ impl Backend for Avx2 {
     fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
         // SAFETY: see the invariant on `Avx2`.
         unsafe { super::avx2_dec::decrypt::<P>(e, sk, c0) }
+    }
+    #[inline(always)]
+    fn gp_powers<P: ParameterSet>(f: &[u16], mat: &mut [u8]) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { super::avx2_gp::powers::<P>(f, mat) }
+    }
+    #[inline(always)]
+    fn gp_forward<P: ParameterSet>(mat: &mut [u8]) -> u16 {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { super::avx2_gp::forward::<P>(mat) }
+    }
+    #[inline(always)]
+    fn gp_back<P: ParameterSet>(mat: &[u8], out: &mut [u16]) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { super::avx2_gp::back::<P>(mat, out) }
     }
 }
 
@@ -260,10 +287,78 @@ fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]) {
         left -= q;
         runs -= 1;
     }
-    if j < len {
+    if j < len && len >= 32 {
+        // The last partial chunk: one vector over the last 32 bytes, the
+        // bytes before `j` (already done) masked out of every source.
+        let e = len - 32;
+        let keep = _mm256_cmpgt_epi8(
+            _mm256_setr_epi8(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                23, 24, 25, 26, 27, 28, 29, 30, 31,
+            ),
+            _mm256_set1_epi8((j - e) as i8 - 1),
+        );
+        let mut a = ld(dst, e);
+        for (b, &mk) in masks.iter().enumerate() {
+            let m = _mm256_and_si256(_mm256_set1_epi8(mk as i8), keep);
+            a = _mm256_xor_si256(a, _mm256_and_si256(ld(src, b * stride + e), m));
+        }
+        st(dst, e, a);
+    } else if j < len {
         for (b, &mk) in masks.iter().enumerate() {
             Portable::xor_masked(&mut dst[j..], &src[b * stride + j..b * stride + len], mk);
         }
+    }
+}
+
+/// [`Backend::byte_planes`]: 32 bytes per register, one `vpmovmskb`
+/// per plane after moving bit `i` of every byte to its top bit.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn byte_planes(bytes: &[u8], planes: &mut [u64], stride: usize, nb: usize) {
+    let nw = bytes.len().div_ceil(64);
+    for i in 0..nb {
+        planes[i * stride..i * stride + nw].fill(0);
+    }
+    for (g, chunk) in bytes.chunks(32).enumerate() {
+        let mut b = [0u8; 32];
+        b[..chunk.len()].copy_from_slice(chunk);
+        let v = ld(&b, 0);
+        let (q, s) = (g / 2, 32 * (g % 2));
+        for i in 0..nb {
+            // 16-bit lanes shifted left by 7 - i: bit i of both bytes
+            // lands on the byte's top bit.
+            let top = _mm256_sll_epi16(v, _mm_cvtsi32_si128(7 - i as i32));
+            let bitsv = _mm256_movemask_epi8(top) as u32;
+            planes[i * stride + q] |= u64::from(bitsv) << s;
+        }
+    }
+}
+
+/// [`Backend::expand_bits`]: 32 masks per register (the 32 bits
+/// broadcast, byte `i` picks the byte holding its bit, then one compare).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn expand_bits(bits: &[u64], first: usize, out: &mut [u8]) {
+    let word = |k: usize| bits.get(k).copied().unwrap_or(0);
+    let spread = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
+        3, 3,
+    );
+    let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+    for (g, chunk) in out.chunks_mut(32).enumerate() {
+        let k = first + 32 * g;
+        let (q, r) = (k / 64, k % 64);
+        let w = if r == 0 {
+            word(q)
+        } else {
+            (word(q) >> r) | (word(q + 1) << (64 - r))
+        };
+        let v = _mm256_shuffle_epi8(_mm256_set1_epi32(w as u32 as i32), spread);
+        let m = _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
+        let mut b = [0u8; 32];
+        st(&mut b, 0, m);
+        chunk.copy_from_slice(&b[..chunk.len()]);
     }
 }
 
@@ -596,5 +691,67 @@ fn sort<V: Lanes>(buf: &mut [u8]) {
             st(buf, off, V::clean_in(ld(buf, off)));
         }
         k *= 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Backend, Portable, Token};
+
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed | 1;
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
+    /// The bit-vector kernels of the elimination, AVX2 against portable,
+    /// on lengths and offsets that are not multiples of the vector width.
+    #[test]
+    fn bit_kernels_match_portable() {
+        if Token::get().is_none() {
+            return;
+        }
+        let mut next = rng(0x5EED);
+        for len in [1usize, 7, 8, 31, 32, 33, 64, 65, 200, 1547, 1664] {
+            let bytes: std::vec::Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            for nb in [1usize, 5, 8] {
+                let mut p = std::vec![!0u64; 8 * 27];
+                let mut a = p.clone();
+                Portable::byte_planes(&bytes, &mut p, 27, nb);
+                // SAFETY: AVX2 support was checked.
+                unsafe { super::byte_planes(&bytes, &mut a, 27, nb) };
+                assert_eq!(p, a, "byte_planes len {len} nb {nb}");
+            }
+            let bits: std::vec::Vec<u64> = (0..len.div_ceil(64)).map(|_| next()).collect();
+            for first in [0usize, 1, 7, 63, 64, 65] {
+                let n = len.saturating_sub(first).max(1);
+                let mut p = std::vec![0x11u8; n];
+                let mut a = std::vec![0x22u8; n];
+                Portable::expand_bits(&bits, first, &mut p);
+                // SAFETY: AVX2 support was checked.
+                unsafe { super::expand_bits(&bits, first, &mut a) };
+                assert_eq!(p, a, "expand_bits len {len} first {first}");
+            }
+        }
+        // Masked row sums with a partial last chunk (the overlapping
+        // vector) and with balanced runs.
+        for len in [5usize, 32, 45, 194, 208, 224, 416, 483, 608] {
+            let stride = len + 40;
+            for ns in [1usize, 3, 13] {
+                let src: std::vec::Vec<u8> = (0..ns * stride).map(|_| next() as u8).collect();
+                let masks: std::vec::Vec<u8> = (0..ns).map(|_| (next() & 1) as u8 * 0xFF).collect();
+                let dst0: std::vec::Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                let mut p = dst0.clone();
+                let mut a = dst0.clone();
+                Portable::xor_rows_masked(&mut p, &src, stride, &masks);
+                // SAFETY: AVX2 support was checked.
+                unsafe { super::xor_rows_masked(&mut a, &src, stride, &masks) };
+                assert_eq!(p, a, "xor_rows_masked len {len} sources {ns}");
+            }
+        }
     }
 }

@@ -12,6 +12,8 @@
 pub(crate) mod avx2;
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 mod avx2_dec;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+mod avx2_gp;
 
 use crate::ParameterSet;
 use crate::sort::{sort_u32_le, sort_u64_le};
@@ -42,6 +44,14 @@ pub(crate) trait Backend {
     /// Sorts the little-endian `u64` words of `buf` ascending (constant
     /// time; the word count is a power of two).
     fn sort_u64(buf: &mut [u8]);
+    /// Bit planes of a byte string: for `i < nb` (`nb <= 8`), bit `k` of
+    /// the bit vector `planes[i * stride..]` becomes bit `i` of `bytes[k]`;
+    /// the first `bytes.len().div_ceil(64)` words of each plane are
+    /// overwritten (bits past the end cleared), the others untouched.
+    fn byte_planes(bytes: &[u8], planes: &mut [u64], stride: usize, nb: usize);
+    /// `out[i] = 0xFF` if bit `first + i` of the bit vector `bits` is set,
+    /// else 0 (bits past the end of `bits` read as 0).
+    fn expand_bits(bits: &[u64], first: usize, out: &mut [u8]);
     /// Bitsliced GF(2^m) products of many blocks of 64 elements, in place:
     /// `v[b * stride + q]` is plane `b` of block `q` (`q < n`, same layout
     /// for `l`); every block `q` becomes `v_q * l_q`. `stride` is a
@@ -50,6 +60,17 @@ pub(crate) trait Backend {
     /// Niederreiter decryption (see `kem::decrypt`): writes `e` (n/8
     /// bytes), returns 0xFF on success and 0 otherwise.
     fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8;
+    /// Goppa polynomial, step 1 (see `genpoly`): column `c` of the
+    /// zeroed matrix `mat` (rows of `genpoly::stride::<P>()` bytes) gets
+    /// the coefficients of `f^c` mod F, for `c = 0..=t`.
+    fn gp_powers<P: ParameterSet>(f: &[u16], mat: &mut [u8]);
+    /// Goppa polynomial, step 2: forward elimination with the reference
+    /// pivot rule, pivot rows scaled to 1. Returns 0xFFFF if the matrix
+    /// is singular, else 0.
+    fn gp_forward<P: ParameterSet>(mat: &mut [u8]) -> u16;
+    /// Goppa polynomial, step 3: back substitution on the output of
+    /// [`Backend::gp_forward`] (nonsingular), `out[j] = g_j` for `j < t`.
+    fn gp_back<P: ParameterSet>(mat: &[u8], out: &mut [u16]);
 }
 
 /// Parity of a 64-bit word, branch-free (folding: no popcount instruction
@@ -174,6 +195,40 @@ impl Backend for Portable {
     }
 
     #[inline]
+    fn byte_planes(bytes: &[u8], planes: &mut [u64], stride: usize, nb: usize) {
+        let nw = bytes.len().div_ceil(64);
+        for i in 0..nb {
+            planes[i * stride..i * stride + nw].fill(0);
+        }
+        for (g, chunk) in bytes.chunks(8).enumerate() {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            // 8 x 8 bit transpose: byte i of x becomes bit i of every
+            // input byte.
+            let mut x = u64::from_le_bytes(b);
+            let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+            x ^= t ^ (t << 7);
+            let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+            x ^= t ^ (t << 14);
+            let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+            x ^= t ^ (t << 28);
+            let (q, s) = (g / 8, 8 * (g % 8));
+            for i in 0..nb {
+                planes[i * stride + q] |= ((x >> (8 * i)) & 0xFF) << s;
+            }
+        }
+    }
+
+    #[inline]
+    fn expand_bits(bits: &[u64], first: usize, out: &mut [u8]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            let k = first + i;
+            let w = bits.get(k / 64).copied().unwrap_or(0);
+            *o = (((w >> (k % 64)) & 1) as u8).wrapping_neg();
+        }
+    }
+
+    #[inline]
     fn vmul_planes(m: usize, v: &mut [u64], l: &[u64], stride: usize, n: usize) {
         for q in 0..n {
             let mut a = [0u64; crate::gf::MAX_M];
@@ -192,6 +247,21 @@ impl Backend for Portable {
     #[inline]
     fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
         crate::kem::decrypt::<P>(e, sk, c0)
+    }
+
+    #[inline]
+    fn gp_powers<P: ParameterSet>(f: &[u16], mat: &mut [u8]) {
+        crate::genpoly::powers_portable::<P>(f, mat);
+    }
+
+    #[inline]
+    fn gp_forward<P: ParameterSet>(mat: &mut [u8]) -> u16 {
+        crate::genpoly::forward_portable::<P>(mat)
+    }
+
+    #[inline]
+    fn gp_back<P: ParameterSet>(mat: &[u8], out: &mut [u16]) {
+        crate::genpoly::back_portable::<P>(mat, out);
     }
 }
 
