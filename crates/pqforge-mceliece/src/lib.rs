@@ -33,7 +33,10 @@
 //!
 //! On x86_64 with AVX2 (detected at run time, once per call) key
 //! generation and encapsulation use 256-bit kernels for the masked row
-//! operations, the inner products, the error-vector scatter and the
+//! operations, the bitsliced field products of the parity-check columns,
+//! the Goppa-polynomial elimination (16 field elements per register; the
+//! powers of f by carry-less multiplication when the CPU also has
+//! PCLMULQDQ), the inner products, the error-vector scatter and the
 //! sorting networks, and decapsulation runs entirely in 256-bit registers
 //! (256 field elements per bitsliced vector: additive FFT, Benes network,
 //! Berlekamp–Massey); elsewhere, or when built with
