@@ -224,7 +224,8 @@ pub(crate) fn forward_portable<P: ParameterSet>(mat: &mut [u8]) -> u16 {
         // 1. Reference pivot rule: add the next row while the pivot is 0.
         let mut cur = get16(rj, j);
         for rk in rest.chunks_exact(st) {
-            let mask = gf::is_zero_mask(cur);
+            // CT: opaque, or LLVM may unswitch the loop on the mask.
+            let mask = core::hint::black_box(gf::is_zero_mask(cur));
             let m64 = u64::from(mask) * L;
             for (d, s) in rj[8 * w0..]
                 .chunks_exact_mut(8)
@@ -259,8 +260,8 @@ pub(crate) fn forward_portable<P: ParameterSet>(mat: &mut [u8]) -> u16 {
         for rk in rest.chunks_exact_mut(st) {
             let tk = get16(rk, j);
             for (i, x) in mk[..m].iter_mut().enumerate() {
-                // CT: mask from a bit of the matrix.
-                *x = u64::from((tk >> i) & 1).wrapping_neg();
+                // CT: mask from a bit of the matrix (opaque).
+                *x = core::hint::black_box(u64::from((tk >> i) & 1).wrapping_neg());
             }
             for (d, xw) in rk[8 * w0..nw * 8].chunks_exact_mut(8).zip(&x[w0..nw]) {
                 let mut v = ld64(d);

@@ -8,9 +8,12 @@
 //! Here the public-key buffer (`mt` rows of `ROW_BYTES`) is the only large
 //! memory, used in stages:
 //!
-//! 1. The front holds the `2^m` 64-bit sort keys (`perm[i] << 31 | i`).
+//! 1. The front holds the `2^m` 64-bit sort keys (`perm[i] << 31 | i`),
+//!    and right after them the `t x (t+1)` matrix of the Goppa-polynomial
+//!    elimination (`genpoly`, which runs before the sort).
 //! 2. The back holds a compact `mt x (A' | I)` matrix: A' = the first
-//!    `mt` (+32 for the f variants) columns of H, augmented with the
+//!    `mt` (+32 for the f variants) columns of H (rounded up to whole
+//!    bytes), augmented with the
 //!    identity. Gauss–Jordan elimination turns it into `[I | A^-1]` (and
 //!    performs the f-variant column moves). Its pivoting differs from the
 //!    reference (a zero pivot gets the first later row with a one, found
@@ -126,14 +129,20 @@ pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
         drop(xof);
 
         let mut g = [0u16; MAX_T + 1];
-        if !crate::genpoly::genpoly::<P, B>(&f[..t], &mut g[..t], &mut pk[8 * nn..]) {
+        let ok = crate::genpoly::genpoly::<P, B>(&f[..t], &mut g[..t], &mut pk[8 * nn..]);
+        zeroize::Zeroize::zeroize(&mut chunk);
+        zeroize::Zeroize::zeroize(&mut fb);
+        zeroize::Zeroize::zeroize(&mut f);
+        if !ok {
             continue;
         }
         g[t] = 1;
         for k in 0..t {
             sk[40 + 2 * k..42 + 2 * k].copy_from_slice(&g[k].to_le_bytes());
         }
-        let Some(pivots) = pk_gen::<P, B>(pk, &g[..=t], pi, &mut sk[40 + 2 * t..s_off]) else {
+        let res = pk_gen::<P, B>(pk, &g[..=t], pi, &mut sk[40 + 2 * t..s_off]);
+        zeroize::Zeroize::zeroize(&mut g);
+        let Some(pivots) = res else {
             continue;
         };
         sk[32..40].copy_from_slice(&pivots.to_le_bytes());
@@ -165,6 +174,8 @@ impl<const NB: usize> ColGen<NB> {
     /// the large arrays are never copied).
     #[inline(always)]
     fn empty() -> Self {
+        // Vector backends multiply four blocks at a time.
+        const { assert!(NB.is_multiple_of(4)) };
         Self {
             m: 0,
             base: 0,
@@ -380,7 +391,8 @@ fn window(row: &[u8], r: usize, nb: usize) -> u8 {
 /// Per block (pivot columns `r..r+nb`, the pivot of row `p` in column `p`):
 /// 1. A narrow run of the one-pivot-at-a-time algorithm on the `nb`
 ///    window bits of rows `r..mt` decides, for every pivot, which later
-///    row the one-pivot algorithm would add to make it 1 (`sel`), and
+///    row the one-pivot algorithm would add to make it 1 (`selv`: one
+///    bit vector over the rows per pivot, see [`narrow_run`]), and
 ///    whether it fails (retry). Window bits are all it needs: which row
 ///    has a 1 in the pivot column after the earlier pivots cleared it is a
 ///    function of the window bits alone.
@@ -409,6 +421,42 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
     c: &mut [u8],
     pi: &mut [u16],
 ) -> Option<u64> {
+    // The check leaves the matrix half-reduced: never for the f variants,
+    // whose column moves need the full elimination.
+    // (A run-time `debug_assert`: the caller's `if` does not stop the
+    // instantiation for the f variants.)
+    debug_assert!(!CHECK || !P::SEMI);
+    let mut s = ElimScratch {
+        win: [0u8; MAX_MT],
+        cols: [[0u64; RW]; BLK],
+        selv: [[0u64; RW]; BLK],
+        masks: [0u8; MAX_MT],
+    };
+    let res = eliminate_in::<P, B, CHECK>(c, pi, &mut s);
+    // Wiped on every path (most non-f candidates end at a failed check).
+    zeroize::Zeroize::zeroize(&mut s.win);
+    zeroize::Zeroize::zeroize(s.cols.as_flattened_mut());
+    zeroize::Zeroize::zeroize(s.selv.as_flattened_mut());
+    zeroize::Zeroize::zeroize(&mut s.masks);
+    res
+}
+
+/// Work space of [`eliminate`]: window bytes, their bit planes, the
+/// selected fix-up rows and the byte masks of the row sums.
+struct ElimScratch {
+    win: [u8; MAX_MT],
+    cols: [[u64; RW]; BLK],
+    selv: [[u64; RW]; BLK],
+    masks: [u8; MAX_MT],
+}
+
+/// The body of [`eliminate`].
+#[inline(always)]
+fn eliminate_in<P: ParameterSet, B: Backend, const CHECK: bool>(
+    c: &mut [u8],
+    pi: &mut [u16],
+    s: &mut ElimScratch,
+) -> Option<u64> {
     let mt = P::MT;
     let w = compact_bytes::<P>();
     // End of the row operations.
@@ -418,10 +466,12 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
         w
     };
     let mut pivots = 0xFFFF_FFFFu64;
-    let mut win = [0u8; MAX_MT];
-    let mut cols = [[0u64; RW]; BLK];
-    let mut selv = [[0u64; RW]; BLK];
-    let mut masks = [0u8; MAX_MT];
+    let ElimScratch {
+        win,
+        cols,
+        selv,
+        masks,
+    } = s;
     let mut r = 0;
     while r < mt {
         if P::SEMI && r == mt - 32 {
@@ -444,7 +494,7 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
         B::byte_planes(&win[..nrows], cols.as_flattened_mut(), RW, nb);
         // Declassified: "not systematic" means retry (reference
         // behaviour; the candidate key is discarded).
-        if declassify_val(narrow_run(&mut cols, nw, nb, &mut selv)) != 0 {
+        if declassify_val(narrow_run(cols, nw, nb, selv)) != 0 {
             return None;
         }
 
@@ -503,10 +553,6 @@ fn eliminate<P: ParameterSet, B: Backend, const CHECK: bool>(
         }
         r += nb;
     }
-    zeroize::Zeroize::zeroize(&mut win);
-    zeroize::Zeroize::zeroize(cols.as_flattened_mut());
-    zeroize::Zeroize::zeroize(selv.as_flattened_mut());
-    zeroize::Zeroize::zeroize(&mut masks);
     Some(pivots)
 }
 

@@ -49,6 +49,8 @@ fn keygen_and_encaps_match_portable() {
     keygen_same::<McEliece348864>(&seeds);
     keygen_same::<McEliece348864f>(&seeds);
     keygen_same::<McEliece6960119f>(&seeds[..1]);
+    // Non-f with mt and n not multiples of 8: the invertibility check.
+    keygen_same::<McEliece6960119>(&seeds[..1]);
 }
 
 #[test]

@@ -1,9 +1,10 @@
-//! AVX2 backend (x86_64): masked row operations and sorting networks in
-//! 256-bit registers.
+//! AVX2 backend (x86_64): masked row operations, bit-vector helpers,
+//! bitsliced field products and sorting networks in 256-bit registers.
 //!
 //! Key generation is instantiated with [`Avx2`] inside a
-//! `#[target_feature(enable = "avx2")]` entry point, so the whole call
-//! tree is compiled for AVX2 and the kernels inline. The only way in is a
+//! `#[target_feature(enable = "avx2")]` entry point, so the call tree
+//! down to the `#[inline(never)]` phases is compiled for AVX2 and the
+//! kernels inline there (inside those phases they are calls). The only way in is a
 //! [`Token`], which exists only after run-time detection succeeded.
 //!
 //! Sorting: the bitonic network in its direction-free form (each merge of
@@ -324,6 +325,7 @@ fn byte_planes(bytes: &[u8], planes: &mut [u64], stride: usize, nb: usize) {
         let mut b = [0u8; 32];
         b[..chunk.len()].copy_from_slice(chunk);
         let v = ld(&b, 0);
+        b.fill(0);
         let (q, s) = (g / 2, 32 * (g % 2));
         for i in 0..nb {
             // 16-bit lanes shifted left by 7 - i: bit i of both bytes
@@ -359,6 +361,7 @@ fn expand_bits(bits: &[u64], first: usize, out: &mut [u8]) {
         let mut b = [0u8; 32];
         st(&mut b, 0, m);
         chunk.copy_from_slice(&b[..chunk.len()]);
+        zeroize::Zeroize::zeroize(&mut b);
     }
 }
 
@@ -373,10 +376,15 @@ fn vmul_planes<const M: usize>(v: &mut [u64], l: &[u64], stride: usize, n: usize
         unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
     };
     let mut q = 0;
+    let mut a = [_mm256_setzero_si256(); M];
+    let mut b = [_mm256_setzero_si256(); M];
+    let mut t = [_mm256_setzero_si256(); 25];
     while q < n {
-        let a: [__m256i; M] = core::array::from_fn(|k| ld4(v, k * stride + q));
-        let b: [__m256i; M] = core::array::from_fn(|k| ld4(l, k * stride + q));
-        let mut t = [_mm256_setzero_si256(); 25];
+        for k in 0..M {
+            a[k] = ld4(v, k * stride + q);
+            b[k] = ld4(l, k * stride + q);
+        }
+        t = [_mm256_setzero_si256(); 25];
         for i in 0..M {
             for j in 0..M {
                 t[i + j] = _mm256_xor_si256(t[i + j], _mm256_and_si256(a[i], b[j]));
@@ -393,6 +401,12 @@ fn vmul_planes<const M: usize>(v: &mut [u64], l: &[u64], stride: usize, n: usize
             unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), *x) };
         }
         q += 4;
+    }
+    // The spilled products hold powers of the secret support.
+    for x in a.iter_mut().chain(b.iter_mut()).chain(t.iter_mut()) {
+        // SAFETY: `x` is a valid, aligned `__m256i`; the volatile write
+        // keeps the compiler from dropping the wipe.
+        unsafe { core::ptr::write_volatile(x, _mm256_setzero_si256()) };
     }
 }
 
@@ -735,6 +749,30 @@ mod tests {
                 // SAFETY: AVX2 support was checked.
                 unsafe { super::expand_bits(&bits, first, &mut a) };
                 assert_eq!(p, a, "expand_bits len {len} first {first}");
+            }
+        }
+        // Bitsliced products of column blocks, m = 12 and 13, block counts
+        // not multiples of 4.
+        for m in [12usize, 13] {
+            for n in [1usize, 3, 4, 27, 77] {
+                let stride = n.next_multiple_of(4);
+                let l: std::vec::Vec<u64> = (0..m * stride).map(|_| next()).collect();
+                let v0: std::vec::Vec<u64> = (0..m * stride).map(|_| next()).collect();
+                let mut p = v0.clone();
+                let mut a = v0.clone();
+                Portable::vmul_planes(m, &mut p, &l, stride, n);
+                // SAFETY: AVX2 support was checked.
+                unsafe {
+                    if m == 12 {
+                        super::vmul_planes::<12>(&mut a, &l, stride, n);
+                    } else {
+                        super::vmul_planes::<13>(&mut a, &l, stride, n);
+                    }
+                }
+                for b in 0..m {
+                    let r = b * stride..b * stride + n;
+                    assert_eq!(p[r.clone()], a[r], "vmul_planes m {m} n {n}");
+                }
             }
         }
         // Masked row sums with a partial last chunk (the overlapping

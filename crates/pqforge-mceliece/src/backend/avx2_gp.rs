@@ -400,7 +400,8 @@ pub(crate) fn forward<P: ParameterSet>(mat: &mut [u8]) -> u16 {
         // 1. Reference pivot rule: add the next row while the pivot is 0.
         let mut cur = get16(rj, j);
         for rk in rest.chunks_exact(st) {
-            let mask = gf::is_zero_mask(cur);
+            // CT: opaque, or LLVM may unswitch the loop on the mask.
+            let mask = core::hint::black_box(gf::is_zero_mask(cur));
             let mv = _mm256_set1_epi16(mask as i16);
             for o in (32 * b0..32 * nb).step_by(32) {
                 sto(rj, o, xor(ld(rj, o), and(ld(rk, o), mv)));

@@ -4,7 +4,11 @@
 //! On x86_64 (unless built with `--cfg pqforge_backend="portable"`) key
 //! generation runs on the AVX2 backend when the CPU has AVX2: the masked
 //! row operations of the Gaussian elimination and of the public-key
-//! product, and the sorting networks, in 256-bit registers. Every backend
+//! product, the bit-vector helpers of the pivot decisions, the bitsliced
+//! field products generating the parity-check columns, the
+//! Goppa-polynomial kernels (`avx2_gp`: the powers of f by PCLMULQDQ
+//! after its own run-time check) and the sorting networks, in 256-bit
+//! registers. Every backend
 //! computes bit-identical results; `portable` is the reference
 //! (`tests/backends.rs` compares them).
 
@@ -53,9 +57,10 @@ pub(crate) trait Backend {
     /// else 0 (bits past the end of `bits` read as 0).
     fn expand_bits(bits: &[u64], first: usize, out: &mut [u8]);
     /// Bitsliced GF(2^m) products of many blocks of 64 elements, in place:
-    /// `v[b * stride + q]` is plane `b` of block `q` (`q < n`, same layout
-    /// for `l`); every block `q` becomes `v_q * l_q`. `stride` is a
-    /// multiple of 4 and at least `n`.
+    /// `v[b * stride + q]` is plane `b` of block `q` (same layout for `l`);
+    /// every block `q < n` becomes `v_q * l_q`. `stride` is a multiple of
+    /// 4 and at least `n`: the blocks `n..n.next_multiple_of(4)` may be
+    /// multiplied too (vector backends work four blocks at a time).
     fn vmul_planes(m: usize, v: &mut [u64], l: &[u64], stride: usize, n: usize);
     /// Niederreiter decryption (see `kem::decrypt`): writes `e` (n/8
     /// bytes), returns 0xFF on success and 0 otherwise.
@@ -206,6 +211,7 @@ impl Backend for Portable {
             // 8 x 8 bit transpose: byte i of x becomes bit i of every
             // input byte.
             let mut x = u64::from_le_bytes(b);
+            zeroize::Zeroize::zeroize(&mut b);
             let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
             x ^= t ^ (t << 7);
             let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
@@ -237,10 +243,13 @@ impl Backend for Portable {
                 a[k] = v[k * stride + q];
                 b[k] = l[k * stride + q];
             }
-            let c = crate::gf::vmul(m, &a, &b);
+            let mut c = crate::gf::vmul(m, &a, &b);
             for k in 0..m {
                 v[k * stride + q] = c[k];
             }
+            zeroize::Zeroize::zeroize(&mut a);
+            zeroize::Zeroize::zeroize(&mut b);
+            zeroize::Zeroize::zeroize(&mut c);
         }
     }
 
