@@ -317,10 +317,20 @@ fn make_fg_deepest_cached(tmp: &mut [u32], off: usize, f: &[i8], g: &[i8], logn_
         }
     }
     // First depth (>= 2) of the direct descent, logn_top if none.
+    // Each plain step also needs 2 nd slen words of digit scratch past its
+    // output (room the keygen's 8n-word tmp always has; were it missing,
+    // the RNS path would give the same integers).
+    let fits = |d: u32| {
+        let nd = 1usize << (logn_top - d);
+        let (slen, dlen) = (MAX_BL_SMALL[d as usize], MAX_BL_SMALL[d as usize + 1]);
+        fg_cache_start(logn_top, tlen, d).is_some_and(|cs| cs >= off + 4 * nd * slen + nd * dlen)
+    };
     let d0 = (2..logn_top)
         .find(|&d| {
             let nd = 1usize << (logn_top - d);
-            nd <= DESCENT_PLAIN_MAX_N && nd * MAX_BL_SMALL[d as usize] <= PLAIN_DIGITS
+            nd <= DESCENT_PLAIN_MAX_N
+                && nd * MAX_BL_SMALL[d as usize] <= PLAIN_DIGITS
+                && (d..logn_top).all(fits)
         })
         .unwrap_or(logn_top);
     for d in 0..d0 {
@@ -371,8 +381,9 @@ fn make_fg_deepest_cached(tmp: &mut [u32], off: usize, f: &[i8], g: &[i8], logn_
         let (work, rest) = tmp.split_at_mut(cs);
         let data = &mut work[off..];
         rest[..2 * nd * slen].copy_from_slice(&data[..2 * nd * slen]);
-        let (src, dst) = data.split_at_mut(2 * nd * slen);
-        field_norm_plain(dst, dlen, src, slen, logn_top - d, 2);
+        let (src, rest) = data.split_at_mut(2 * nd * slen);
+        let (dst, scratch) = rest.split_at_mut(nd * dlen);
+        field_norm_plain(dst, dlen, src, slen, logn_top - d, 2, scratch);
         data.copy_within(2 * nd * slen..2 * nd * slen + nd * dlen, 0);
     }
     true
@@ -433,6 +444,13 @@ fn poly_big_to_fp(d: &mut [Fpr], f: &[u32], flen: usize, fstride: usize, logn: u
     }
 }
 
+/// The largest n at which [`poly_sub_scaled`] runs: it serves only the
+/// depths past [`DEPTH_INT_FG`] (the shallower ones use NTT products), and
+/// logn_top <= 10. Sizing its coefficient buffer by this bound rather than
+/// by the 256 of any intermediate level keeps 1.75 KB off the Cortex-M4
+/// keygen stack (the function is called at the bottom of the solver).
+const SUB_SCALED_MAX_N: usize = 1 << (MAX_BL_SMALL.len() - 2 - DEPTH_INT_FG as usize);
+
 /// F -= (k f) * 2^(31 sch + scl) mod X^n+1, schoolbook, over the limbs
 /// sch..fflen of each coefficient of F (arithmetic modulo 2^(31 fflen), as
 /// the reference's sequence of `zint_add_scaled_mul_small` calls; modular
@@ -472,8 +490,8 @@ fn poly_sub_scaled(
             tw = wy >> (31 - scl);
         }
     }
-    // Intermediate levels have n <= 256.
-    let mut c = [0i64; 256];
+    // Only used below DEPTH_INT_FG: n <= SUB_SCALED_MAX_N.
+    let mut c = [0i64; SUB_SCALED_MAX_N];
     let c = &mut c[..n];
     for w in 0..n {
         // F[w] -= (k f)[w] = sum_{v <= w} k[w-v] f[v] - sum_{v > w} k[w+n-v] f[v].
@@ -630,7 +648,16 @@ fn poly_sub_scaled_ntt_cached(
 const LIFT_PLAIN_MAX_N: usize = 16;
 
 /// Room for the signed digits of each operand of [`comba_sum`].
-const PLAIN_DIGITS: usize = 512;
+///
+/// The plain paths need at most 224 digits per operand for logn <= 10 (hn
+/// dlen and n slen with n <= 16, e.g. 16 x 14 at logn 10, depth 6): with
+/// 224 the size tests that select them pass exactly where they did with
+/// 512, so the same code runs (and were one to fail, the RNS path gives
+/// the same integers), while the two digit buffers on the stack of
+/// [`lift_plain`] and [`field_norm_plain`] cost 1.75 KB instead of 4 KB
+/// (they sit on the deepest keygen call chain, which bounds the Cortex-M4
+/// peak stack).
+const PLAIN_DIGITS: usize = 224;
 
 /// The most terms one output coefficient of [`comba_sum`] may have: n/2
 /// for [`lift_plain`], n for [`field_norm_plain`].
@@ -638,10 +665,90 @@ const PLAIN_TERMS: usize = 32;
 
 const _: () = assert!(LIFT_PLAIN_MAX_N <= PLAIN_TERMS && DESCENT_PLAIN_MAX_N <= PLAIN_TERMS);
 
+/// A signed digit of [`comba_sum`]: an `i32`, or its two's-complement bit
+/// pattern in a `u32` word of the solver's scratch. On the x86 AVX2 build
+/// the digits live in `i32` stack buffers (the AVX2 kernel reads them);
+/// elsewhere (Cortex-M4 in particular) they go in free words of `tmp`, which
+/// keeps 1.75 KB of buffers off the deepest keygen call chain.
+trait Digit: Copy {
+    /// The digit of value `z`.
+    fn of(z: i32) -> Self;
+    /// Its value.
+    fn val(self) -> i64;
+    /// One output coefficient with the AVX2 kernel, if this digit type
+    /// and the CPU allow it (see [`comba_coeff_portable`]).
+    fn try_avx2(
+        o: &mut [u32],
+        ad: &[Self],
+        alen: usize,
+        bd: &[Self],
+        blen: usize,
+        terms: &[(usize, usize, bool)],
+    ) -> bool;
+}
+
+/// Whether [`lift_plain`] and [`field_norm_plain`] keep their digits in
+/// the caller's scratch words (`u32`) rather than in `i32` stack buffers
+/// (see [`Digit`]). Both give the same digits, hence the same output.
+const DIGITS_IN_SCRATCH: bool = !cfg!(all(
+    target_arch = "x86_64",
+    not(pqforge_backend = "portable")
+));
+
+impl Digit for i32 {
+    #[inline(always)]
+    fn of(z: i32) -> Self {
+        z
+    }
+    #[inline(always)]
+    fn val(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline(always)]
+    fn try_avx2(
+        o: &mut [u32],
+        ad: &[Self],
+        alen: usize,
+        bd: &[Self],
+        blen: usize,
+        terms: &[(usize, usize, bool)],
+    ) -> bool {
+        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+        return crate::zint_avx2::try_comba_coeff(o, ad, alen, bd, blen, terms);
+        #[cfg(not(all(target_arch = "x86_64", not(pqforge_backend = "portable"))))]
+        {
+            let _ = (o, ad, alen, bd, blen, terms);
+            false
+        }
+    }
+}
+
+impl Digit for u32 {
+    #[inline(always)]
+    fn of(z: i32) -> Self {
+        z as u32
+    }
+    #[inline(always)]
+    fn val(self) -> i64 {
+        i64::from(self as i32)
+    }
+    #[inline(always)]
+    fn try_avx2(
+        _o: &mut [u32],
+        _ad: &[Self],
+        _alen: usize,
+        _bd: &[Self],
+        _blen: usize,
+        _terms: &[(usize, usize, bool)],
+    ) -> bool {
+        false
+    }
+}
+
 /// The signed digits of `count` integers of `len` limbs: the top limb's
 /// bit 30 is the sign (31-bit two's complement), the others are plain
 /// 31-bit words. With `rev`, the limbs of each integer are reversed.
-fn signed_digits(d: &mut [i32], x: &[u32], len: usize, count: usize, rev: bool) {
+fn signed_digits<D: Digit>(d: &mut [D], x: &[u32], len: usize, count: usize, rev: bool) {
     for v in 0..count {
         for t in 0..len {
             let w = x[v * len + t];
@@ -650,7 +757,7 @@ fn signed_digits(d: &mut [i32], x: &[u32], len: usize, count: usize, rev: bool) 
             } else {
                 w as i32
             };
-            d[v * len + if rev { len - 1 - t } else { t }] = z;
+            d[v * len + if rev { len - 1 - t } else { t }] = D::of(z);
         }
     }
 }
@@ -666,13 +773,13 @@ fn signed_digits(d: &mut [i32], x: &[u32], len: usize, count: usize, rev: bool) 
 /// part, both in i64, so that one carry per limb suffices. The terms and
 /// their signs depend only on indices (public). CT.
 #[allow(clippy::too_many_arguments)]
-fn comba_sum(
+fn comba_sum<D: Digit>(
     out: &mut [u32],
     olen: usize,
     nout: usize,
-    ad: &[i32],
+    ad: &[D],
     alen: usize,
-    bd: &[i32],
+    bd: &[D],
     blen: usize,
     terms: impl Fn(usize, &mut [(usize, usize, bool)]) -> usize,
 ) {
@@ -680,8 +787,7 @@ fn comba_sum(
     for k in 0..nout {
         let nt = terms(k, &mut tb);
         let o = &mut out[k * olen..(k + 1) * olen];
-        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-        if crate::zint_avx2::try_comba_coeff(o, ad, alen, bd, blen, &tb[..nt]) {
+        if D::try_avx2(o, ad, alen, bd, blen, &tb[..nt]) {
             continue;
         }
         comba_coeff_portable(o, ad, alen, bd, blen, &tb[..nt]);
@@ -690,11 +796,11 @@ fn comba_sum(
 
 /// One output coefficient of [`comba_sum`] (portable body): o[t] for t
 /// < o.len() from the given terms.
-fn comba_coeff_portable(
+fn comba_coeff_portable<D: Digit>(
     o: &mut [u32],
-    ad: &[i32],
+    ad: &[D],
     alen: usize,
-    bd: &[i32],
+    bd: &[D],
     blen: usize,
     terms: &[(usize, usize, bool)],
 ) {
@@ -714,7 +820,7 @@ fn comba_coeff_portable(
                 let br = &bd[bo..bo + (u1 - u0)];
                 let (mut l, mut h) = (0i64, 0i64);
                 for (&x, &y) in ar.iter().zip(br) {
-                    let p = i64::from(x) * i64::from(y);
+                    let p = x.val() * y.val();
                     l += p & 0x7FFF_FFFF;
                     h += p >> 31;
                 }
@@ -737,10 +843,16 @@ fn comba_coeff_portable(
 /// olen) per coefficient (the bound MAX_BL_LARGE makes it exact: it is
 /// the integer the reference rebuilds from its olen residues). `a`: n/2
 /// signed integers of `alen` limbs; `b`: n of `blen` limbs; `out`: n of
-/// `olen` limbs. Caller: hn alen, n blen <= PLAIN_DIGITS.
+/// `olen` limbs. Caller: hn alen, n blen <= PLAIN_DIGITS; `scratch`: hn
+/// alen + n blen free words (digits, unless [`DIGITS_IN_SCRATCH`] is off).
 ///
 /// Coefficient k is the sum, over j = k mod 2 (i = (k - j) / 2 mod n/2),
 /// of (-1)^j a_i b_j, negated when 2 i + j wraps past n.
+///
+/// Never inlined: its digit buffers must not join the frame of the caller,
+/// which stays live across the other deep calls of the solver.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn lift_plain(
     out: &mut [u32],
     olen: usize,
@@ -749,13 +861,52 @@ fn lift_plain(
     b: &[u32],
     blen: usize,
     logn: u32,
+    scratch: &mut [u32],
 ) {
     let n = 1usize << logn;
-    let mut ad = [0i32; PLAIN_DIGITS];
-    let mut bd = [0i32; PLAIN_DIGITS];
-    signed_digits(&mut ad, a, alen, n >> 1, false);
-    signed_digits(&mut bd, b, blen, n, true);
-    comba_sum(out, olen, n, &ad, alen, &bd, blen, |k, tb| {
+    let (na, nb) = ((n >> 1) * alen, n * blen);
+    if DIGITS_IN_SCRATCH {
+        let (ad, rest) = scratch.split_at_mut(na);
+        let bd = &mut rest[..nb];
+        lift_plain_with(out, olen, a, alen, b, blen, logn, ad, bd);
+        zeroize::Zeroize::zeroize(ad);
+        zeroize::Zeroize::zeroize(bd);
+    } else {
+        let mut ad = [0i32; PLAIN_DIGITS];
+        let mut bd = [0i32; PLAIN_DIGITS];
+        lift_plain_with(
+            out,
+            olen,
+            a,
+            alen,
+            b,
+            blen,
+            logn,
+            &mut ad[..na],
+            &mut bd[..nb],
+        );
+        zeroize::Zeroize::zeroize(&mut ad[..]);
+        zeroize::Zeroize::zeroize(&mut bd[..]);
+    }
+}
+
+/// [`lift_plain`] with the given digit buffers (n/2 alen and n blen).
+#[allow(clippy::too_many_arguments)]
+fn lift_plain_with<D: Digit>(
+    out: &mut [u32],
+    olen: usize,
+    a: &[u32],
+    alen: usize,
+    b: &[u32],
+    blen: usize,
+    logn: u32,
+    ad: &mut [D],
+    bd: &mut [D],
+) {
+    let n = 1usize << logn;
+    signed_digits(ad, a, alen, n >> 1, false);
+    signed_digits(bd, b, blen, n, true);
+    comba_sum(out, olen, n, ad, alen, bd, blen, |k, tb| {
         let mut nt = 0;
         for j in ((k & 1)..n).step_by(2) {
             // 2 i + j = k (mod n).
@@ -765,8 +916,6 @@ fn lift_plain(
         }
         nt
     });
-    zeroize::Zeroize::zeroize(&mut ad[..]);
-    zeroize::Zeroize::zeroize(&mut bd[..]);
 }
 
 /// The field norm N(x)(y) = x(sqrt y) x(-sqrt y) = xe(y)^2 - y xo(y)^2
@@ -774,7 +923,11 @@ fn lift_plain(
 /// 2^logn signed `slen`-limb coefficients at src (one after the other),
 /// exactly, into dst (n/2 coefficients of `tlen` limbs each per
 /// polynomial; MAX_BL_SMALL makes it exact, the integers the reference
-/// rebuilds from its tlen residues). Caller: n slen <= PLAIN_DIGITS.
+/// rebuilds from its tlen residues). Caller: n slen <= PLAIN_DIGITS;
+/// `scratch`: 2 n slen free words (see [`lift_plain`]).
+///
+/// Never inlined, for the same reason as [`lift_plain`].
+#[inline(never)]
 fn field_norm_plain(
     dst: &mut [u32],
     tlen: usize,
@@ -782,22 +935,58 @@ fn field_norm_plain(
     slen: usize,
     logn: u32,
     count: usize,
+    scratch: &mut [u32],
+) {
+    let ns = slen << logn;
+    if DIGITS_IN_SCRATCH {
+        let (ad, rest) = scratch.split_at_mut(ns);
+        let bd = &mut rest[..ns];
+        field_norm_plain_with(dst, tlen, src, slen, logn, count, ad, bd);
+        zeroize::Zeroize::zeroize(ad);
+        zeroize::Zeroize::zeroize(bd);
+    } else {
+        let mut ad = [0i32; PLAIN_DIGITS];
+        let mut bd = [0i32; PLAIN_DIGITS];
+        field_norm_plain_with(
+            dst,
+            tlen,
+            src,
+            slen,
+            logn,
+            count,
+            &mut ad[..ns],
+            &mut bd[..ns],
+        );
+        zeroize::Zeroize::zeroize(&mut ad[..]);
+        zeroize::Zeroize::zeroize(&mut bd[..]);
+    }
+}
+
+/// [`field_norm_plain`] with the given digit buffers (n slen each).
+#[allow(clippy::too_many_arguments)]
+fn field_norm_plain_with<D: Digit>(
+    dst: &mut [u32],
+    tlen: usize,
+    src: &[u32],
+    slen: usize,
+    logn: u32,
+    count: usize,
+    ad: &mut [D],
+    bd: &mut [D],
 ) {
     let n = 1usize << logn;
     let m = n >> 1;
-    let mut ad = [0i32; PLAIN_DIGITS];
-    let mut bd = [0i32; PLAIN_DIGITS];
     for c in 0..count {
         let x = &src[c * n * slen..(c + 1) * n * slen];
-        signed_digits(&mut ad, x, slen, n, false);
-        signed_digits(&mut bd, x, slen, n, true);
+        signed_digits(ad, x, slen, n, false);
+        signed_digits(bd, x, slen, n, true);
         comba_sum(
             &mut dst[c * m * tlen..(c + 1) * m * tlen],
             tlen,
             m,
-            &ad,
+            ad,
             slen,
-            &bd,
+            bd,
             slen,
             |k, tb| {
                 let mut nt = 0;
@@ -814,8 +1003,6 @@ fn field_norm_plain(
             },
         );
     }
-    zeroize::Zeroize::zeroize(&mut ad[..]);
-    zeroize::Zeroize::zeroize(&mut bd[..]);
 }
 
 /// Given F', G' at depth+1 (tmp[0..], dlen limbs), computes F, G at depth
@@ -868,11 +1055,18 @@ fn solve_intermediate(
     let (ft_big, gt_big) = big.split_at_mut(n * llen);
     let (fd, gd) = fdgd.split_at(hn * dlen);
 
-    if plain && n <= LIFT_PLAIN_MAX_N && hn * dlen <= PLAIN_DIGITS && n * slen <= PLAIN_DIGITS {
+    // (The scratch test always passes: fg_cache_start leaves at least the
+    // consumed block, 2 n slen >= hn dlen + n slen words, above t1.)
+    if plain
+        && n <= LIFT_PLAIN_MAX_N
+        && hn * dlen <= PLAIN_DIGITS
+        && n * slen <= PLAIN_DIGITS
+        && t1.len() >= hn * dlen + n * slen
+    {
         // Small n, long integers: the products directly (see lift_plain).
         let (ft, gt) = fgt.split_at(n * slen);
-        lift_plain(ft_big, llen, fd, dlen, gt, slen, logn);
-        lift_plain(gt_big, llen, gd, dlen, ft, slen, logn);
+        lift_plain(ft_big, llen, fd, dlen, gt, slen, logn, t1);
+        lift_plain(gt_big, llen, gd, dlen, ft, slen, logn, t1);
     } else {
         // F', G' modulo each of the llen primes.
         zint_mod_small_signed_rns(fd, dlen, dlen, hn, ft_big, llen, 0, llen);
@@ -1436,7 +1630,7 @@ mod tests {
         src[..3].copy_from_slice(&a);
         src[3..].copy_from_slice(&b);
         let mut dst = [0u32; 7];
-        field_norm_plain(&mut dst, 7, &src, 3, 1, 1);
+        field_norm_plain(&mut dst, 7, &src, 3, 1, 1, &mut [0u32; 12]);
         // Reference: signed values in i128 (3 limbs = 93 bits: squares
         // overflow i128, so compare modulo 2^124 on the low 4 limbs).
         let val = |x: &[u32]| {
