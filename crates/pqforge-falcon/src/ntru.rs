@@ -695,6 +695,34 @@ const DIGITS_IN_SCRATCH: bool = !cfg!(all(
     not(pqforge_backend = "portable")
 ));
 
+/// Runs `$call` with the digit buffers `$ad` (`$na` digits) and `$bd`
+/// (`$nb`): words of `$scratch` when [`DIGITS_IN_SCRATCH`], else `i32`
+/// stack arrays; both zeroized afterwards.
+macro_rules! with_digits {
+    ($scratch:expr, $na:expr, $nb:expr, |$ad:ident, $bd:ident| $call:expr) => {{
+        let (na, nb) = ($na, $nb);
+        if DIGITS_IN_SCRATCH {
+            let (x, rest) = $scratch.split_at_mut(na);
+            let y = &mut rest[..nb];
+            {
+                let ($ad, $bd) = (&mut *x, &mut *y);
+                $call;
+            }
+            zeroize::Zeroize::zeroize(x);
+            zeroize::Zeroize::zeroize(y);
+        } else {
+            let mut x = [0i32; PLAIN_DIGITS];
+            let mut y = [0i32; PLAIN_DIGITS];
+            {
+                let ($ad, $bd) = (&mut x[..na], &mut y[..nb]);
+                $call;
+            }
+            zeroize::Zeroize::zeroize(&mut x[..]);
+            zeroize::Zeroize::zeroize(&mut y[..]);
+        }
+    }};
+}
+
 impl Digit for i32 {
     #[inline(always)]
     fn of(z: i32) -> Self {
@@ -864,30 +892,9 @@ fn lift_plain(
     scratch: &mut [u32],
 ) {
     let n = 1usize << logn;
-    let (na, nb) = ((n >> 1) * alen, n * blen);
-    if DIGITS_IN_SCRATCH {
-        let (ad, rest) = scratch.split_at_mut(na);
-        let bd = &mut rest[..nb];
+    with_digits!(scratch, (n >> 1) * alen, n * blen, |ad, bd| {
         lift_plain_with(out, olen, a, alen, b, blen, logn, ad, bd);
-        zeroize::Zeroize::zeroize(ad);
-        zeroize::Zeroize::zeroize(bd);
-    } else {
-        let mut ad = [0i32; PLAIN_DIGITS];
-        let mut bd = [0i32; PLAIN_DIGITS];
-        lift_plain_with(
-            out,
-            olen,
-            a,
-            alen,
-            b,
-            blen,
-            logn,
-            &mut ad[..na],
-            &mut bd[..nb],
-        );
-        zeroize::Zeroize::zeroize(&mut ad[..]);
-        zeroize::Zeroize::zeroize(&mut bd[..]);
-    }
+    });
 }
 
 /// [`lift_plain`] with the given digit buffers (n/2 alen and n blen).
@@ -938,28 +945,9 @@ fn field_norm_plain(
     scratch: &mut [u32],
 ) {
     let ns = slen << logn;
-    if DIGITS_IN_SCRATCH {
-        let (ad, rest) = scratch.split_at_mut(ns);
-        let bd = &mut rest[..ns];
+    with_digits!(scratch, ns, ns, |ad, bd| {
         field_norm_plain_with(dst, tlen, src, slen, logn, count, ad, bd);
-        zeroize::Zeroize::zeroize(ad);
-        zeroize::Zeroize::zeroize(bd);
-    } else {
-        let mut ad = [0i32; PLAIN_DIGITS];
-        let mut bd = [0i32; PLAIN_DIGITS];
-        field_norm_plain_with(
-            dst,
-            tlen,
-            src,
-            slen,
-            logn,
-            count,
-            &mut ad[..ns],
-            &mut bd[..ns],
-        );
-        zeroize::Zeroize::zeroize(&mut ad[..]);
-        zeroize::Zeroize::zeroize(&mut bd[..]);
-    }
+    });
 }
 
 /// [`field_norm_plain`] with the given digit buffers (n slen each).

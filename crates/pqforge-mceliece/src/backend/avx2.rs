@@ -194,20 +194,47 @@ pub(crate) fn sort_checked(buf: &mut [u8], w: usize) {
     }
 }
 
+/// Unaligned load of the 32 bytes at `off`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn ld(buf: &[u8], off: usize) -> __m256i {
+pub(super) fn ld(buf: &[u8], off: usize) -> __m256i {
     let s = &buf[off..off + 32];
     // SAFETY: `s` has 32 readable bytes; unaligned load.
     unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
 }
 
+/// Unaligned store of 32 bytes at `off`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn st(buf: &mut [u8], off: usize, v: __m256i) {
+pub(super) fn st(buf: &mut [u8], off: usize, v: __m256i) {
     let s = &mut buf[off..off + 32];
     // SAFETY: `s` has 32 writable bytes; unaligned store.
     unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), v) }
+}
+
+/// `a ^ b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn xor(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_xor_si256(a, b)
+}
+
+/// `a & b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn and(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_and_si256(a, b)
+}
+
+/// Overwrites registers spilled to the stack with zeros (secret scratch).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn wipe256(v: &mut [__m256i]) {
+    for x in v.iter_mut() {
+        // SAFETY: `x` is a valid, aligned `__m256i`; the volatile write
+        // keeps the compiler from dropping the wipe.
+        unsafe { core::ptr::write_volatile(x, _mm256_setzero_si256()) };
+    }
 }
 
 #[inline]
@@ -403,11 +430,9 @@ fn vmul_planes<const M: usize>(v: &mut [u64], l: &[u64], stride: usize, n: usize
         q += 4;
     }
     // The spilled products hold powers of the secret support.
-    for x in a.iter_mut().chain(b.iter_mut()).chain(t.iter_mut()) {
-        // SAFETY: `x` is a valid, aligned `__m256i`; the volatile write
-        // keeps the compiler from dropping the wipe.
-        unsafe { core::ptr::write_volatile(x, _mm256_setzero_si256()) };
-    }
+    wipe256(&mut a);
+    wipe256(&mut b);
+    wipe256(&mut t);
 }
 
 /// XOR of the four 64-bit lanes of `x`.

@@ -35,16 +35,16 @@
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm256_add_epi8, _mm256_add_epi64,
-    _mm256_and_si256, _mm256_andnot_si256, _mm256_bslli_epi128, _mm256_bsrli_epi128,
-    _mm256_cmpeq_epi16, _mm256_cvtepu32_epi64, _mm256_loadu_si256, _mm256_movemask_epi8,
-    _mm256_or_si256, _mm256_packus_epi16, _mm256_permute2x128_si256, _mm256_permute4x64_epi64,
-    _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setr_epi8,
-    _mm256_setr_epi16, _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_sll_epi16, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_srli_epi16, _mm256_srlv_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi64, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
-    _mm256_xor_si256,
+    _mm256_andnot_si256, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_cmpeq_epi16,
+    _mm256_cvtepu32_epi64, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+    _mm256_packus_epi16, _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_sad_epu8,
+    _mm256_set1_epi8, _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setr_epi16,
+    _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sll_epi16,
+    _mm256_sll_epi64, _mm256_srl_epi64, _mm256_srli_epi16, _mm256_srlv_epi64, _mm256_storeu_si256,
+    _mm256_sub_epi64, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
+use super::avx2::{and, wipe256, xor};
 use crate::ParameterSet;
 use crate::bm_avx2::bm_avx2;
 use crate::fft_consts::{FftConsts, consts};
@@ -64,18 +64,6 @@ const MAX_T: usize = 128;
 #[target_feature(enable = "avx2")]
 fn zero() -> __m256i {
     _mm256_setzero_si256()
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn xor(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_xor_si256(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn and(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_and_si256(a, b)
 }
 
 /// Unaligned load of four words.
@@ -140,17 +128,6 @@ fn tw_rows(c: &FftConsts) -> &[__m256i] {
     // SAFETY: `Tw` is 32-byte aligned and holds a multiple of four words;
     // every bit pattern is a valid `__m256i`.
     unsafe { core::slice::from_raw_parts(ptr, w.len() / 4) }
-}
-
-/// Overwrites registers with zeros (secret scratch).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn wipe(v: &mut [__m256i]) {
-    for x in v.iter_mut() {
-        // SAFETY: `x` is a valid, aligned `__m256i`; the volatile write
-        // keeps the compiler from dropping the wipe.
-        unsafe { core::ptr::write_volatile(x, _mm256_setzero_si256()) };
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -464,7 +441,7 @@ fn small_depth<const M: usize, const D1: bool, const TR: bool>(d: &mut [V<M>], t
             (a[i], b[i]) = join::<D1>(x[i], y[i]);
         }
     }
-    wipe(&mut t);
+    wipe256(&mut t);
 }
 
 /// The butterflies of depth `l` with a distance of at least four vectors
@@ -490,7 +467,7 @@ fn big_depth<const M: usize, const TR: bool>(d: &mut [V<M>], c: &FftConsts, l: u
             }
         }
     }
-    wipe(&mut t);
+    wipe256(&mut t);
 }
 
 /// `bitrev_k(x)`.
@@ -534,7 +511,7 @@ fn fft_eval<const M: usize, const W: usize>(out: &mut [V<M>], f: &[u16]) {
             *ob = _mm256_sub_epi64(zero(), and(_mm256_srlv_epi64(word, sh), one));
         }
     }
-    wipe(&mut p);
+    wipe256(&mut p);
     let d = &mut out[..nr];
     let rows = tw_rows(c);
     small_depth::<M, true, false>(d, &rows[c.tw_off[lf - 1] / 4..]);
@@ -699,7 +676,7 @@ fn fft_tr<const M: usize, const W1: usize, const W2: usize>(w: &mut [V<M>]) -> [
         }
         zeroize::Zeroize::zeroize(sums.as_flattened_mut());
     }
-    wipe(&mut rows);
+    wipe256(&mut rows);
     // h1 = sum_k bottom[k] Q_k, over the 2^lf vectors at once: four sums
     // per 256-lane product, then the lanes folded.
     let mut h1 = [zero(); M];
@@ -710,7 +687,7 @@ fn fft_tr<const M: usize, const W1: usize, const W2: usize>(w: &mut [V<M>]) -> [
         for (j, x) in h1.iter_mut().enumerate() {
             *x = xor(*x, low::<M>(&t, j));
         }
-        wipe(&mut t);
+        wipe256(&mut t);
     }
     for (pb, hb) in p.iter_mut().zip(&h1) {
         let l = lanes(*hb);
@@ -722,13 +699,13 @@ fn fft_tr<const M: usize, const W1: usize, const W2: usize>(w: &mut [V<M>]) -> [
         }
     }
     zeroize::Zeroize::zeroize(q.as_flattened_mut().as_flattened_mut());
-    wipe(&mut h1);
+    wipe256(&mut h1);
     let mut v = planes_in::<M>(&p);
     radix_tr_v::<M>(&mut v, 6 + W2.trailing_zeros() as usize);
     for (pb, vb) in p.iter_mut().zip(&v) {
         *pb = lanes(*vb);
     }
-    wipe(&mut v);
+    wipe256(&mut v);
     p
 }
 
@@ -994,9 +971,9 @@ fn ginv2<const M: usize, const W: usize>(g: &[u16], out: &mut [V<M>], scratch: &
         }
     }
     out[0] = inv;
-    wipe(&mut inv);
-    wipe(&mut t);
-    wipe(&mut t2);
+    wipe256(&mut inv);
+    wipe256(&mut t);
+    wipe256(&mut t2);
 }
 
 /// Niederreiter decryption (as `kem::decrypt`): writes `e` (n/8 bytes);
@@ -1115,9 +1092,9 @@ fn decrypt_m<P: ParameterSet, const M: usize, const W1: usize, const W2: usize, 
     zeroize::Zeroize::zeroize(s.as_flattened_mut());
     zeroize::Zeroize::zeroize(s2.as_flattened_mut());
     for v in gi.iter_mut().chain(w.iter_mut()) {
-        wipe(v);
+        wipe256(v);
     }
-    wipe(bits);
+    wipe256(bits);
     // 0xFF iff check == 0 (check < 2^63).
     ((check.wrapping_sub(1) >> 63) as u8).wrapping_neg()
 }

@@ -28,12 +28,12 @@
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_loadu_si128,
     _mm_setzero_si128, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128,
-    _mm256_and_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_slli_epi16,
-    _mm256_slli_epi32, _mm256_srai_epi16, _mm256_srl_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
-    _mm256_sub_epi32, _mm256_xor_si256,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_setzero_si256, _mm256_slli_epi16, _mm256_slli_epi32,
+    _mm256_srai_epi16, _mm256_srl_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_sub_epi32,
 };
 
+use super::avx2::{and, ld, st as sto, wipe256, xor};
 use crate::ParameterSet;
 use crate::genpoly::{self, MAX_STRIDE, MAX_T, get16, mulx, poly_low, set16, stride};
 use crate::gf::{self, MAX_M};
@@ -48,36 +48,6 @@ const NS: usize = 2 * MAX_T + 8;
 /// 32-bit slots, aligned for vector access.
 #[repr(C, align(32))]
 struct Slots<const N: usize>([u32; N]);
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn xor(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_xor_si256(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn and(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_and_si256(a, b)
-}
-
-/// Unaligned load of the 32 bytes at `o`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn ld(b: &[u8], o: usize) -> __m256i {
-    let s = &b[o..o + 32];
-    // SAFETY: `s` has 32 readable bytes; unaligned load.
-    unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
-}
-
-/// Unaligned store of 32 bytes at `o`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn sto(b: &mut [u8], o: usize, v: __m256i) {
-    let s = &mut b[o..o + 32];
-    // SAFETY: `s` has 32 writable bytes; unaligned store.
-    unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), v) }
-}
 
 /// Slots `i..i + 8`.
 #[inline]
@@ -113,17 +83,6 @@ fn st4(s: &mut [u32], i: usize, v: __m128i) {
     let s = &mut s[i..i + 4];
     // SAFETY: `s` has 16 writable bytes; unaligned store.
     unsafe { _mm_storeu_si128(s.as_mut_ptr().cast(), v) }
-}
-
-/// Overwrites secret registers spilled to the stack.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn wipe256(v: &mut [__m256i]) {
-    for x in v.iter_mut() {
-        // SAFETY: `x` is a valid, aligned `__m256i`; the volatile write
-        // keeps the compiler from dropping the wipe.
-        unsafe { core::ptr::write_volatile(x, _mm256_setzero_si256()) };
-    }
 }
 
 /// As [`wipe256`], for 128-bit registers.
