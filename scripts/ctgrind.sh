@@ -10,7 +10,7 @@
 #   CTGRIND_FULL=1 scripts/ctgrind.sh           # also the slow cases (see SLOW)
 #   PROFILES=release-oz SKIP='^mceliece' scripts/ctgrind.sh   # skip cases matching a regex
 #   EXTRA_RUSTFLAGS='--cfg pqforge_backend="portable"' CTGRIND_TARGET=target/ctgrind-portable scripts/ctgrind.sh
-#   CTGRIND_FEATURES=falcon-fpr-emulated scripts/ctgrind.sh   # extra pqforge-cli features
+#   CTGRIND_FEATURES=pqforge/falcon-fpr-emulated scripts/ctgrind.sh   # extra cargo features
 #
 # Prints one line per case and profile, then "ctgrind: N passed, M failed".
 set -u

@@ -3,10 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pqforge_core::DynSig;
-use pqforge_falcon::{
-    FALCON_512, FALCON_1024, FALCON_PADDED_512, FALCON_PADDED_1024, FN_DSA_512, FN_DSA_1024,
-};
+use pqforge_core::{DynSig, Scheme, SignOptions};
+use pqforge_falcon::{FNDSA_SCHEMES, SCHEMES};
 
 fuzz_target!(|data: &[u8]| {
     // Layout: selector, 2-byte pk length, 2-byte msg length, then pk, msg,
@@ -15,14 +13,14 @@ fuzz_target!(|data: &[u8]| {
     if data.len() < 5 {
         return;
     }
-    let algs: [&dyn DynSig; 6] = [
-        &FALCON_512,
-        &FALCON_1024,
-        &FALCON_PADDED_512,
-        &FALCON_PADDED_1024,
-        &FN_DSA_512,
-        &FN_DSA_1024,
-    ];
+    let algs: Vec<&dyn DynSig> = SCHEMES
+        .iter()
+        .chain(&FNDSA_SCHEMES)
+        .map(|s| match *s {
+            Scheme::Sig(g) => g,
+            Scheme::Kem(_) => unreachable!("Falcon registers signatures only"),
+        })
+        .collect();
     let alg = algs[usize::from(data[0] & 0x7F) % algs.len()];
     let rest = &data[5..];
     let info = alg.info();
@@ -35,5 +33,5 @@ fuzz_target!(|data: &[u8]| {
     let (pk, rest) = rest.split_at(pk_len);
     let msg_len = usize::from(u16::from_le_bytes([data[3], data[4]])) % (rest.len() + 1);
     let (msg, sig) = rest.split_at(msg_len);
-    let _ = alg.verify(pk, msg, sig);
+    let _ = alg.verify(pk, msg, &SignOptions::new(), sig);
 });

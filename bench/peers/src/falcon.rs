@@ -12,7 +12,7 @@ use fn_dsa::{
     SigningKeyStandard, VerifyingKey as _, VerifyingKeyStandard, sign_key_size, signature_size,
     vrfy_key_size,
 };
-use pqforge::Signature;
+use pqforge::SignatureScheme;
 
 use crate::harness::{Impl, Opts, compare, rng};
 
@@ -40,18 +40,11 @@ impl rand_core_06::RngCore for Rng06 {
 impl rand_core_06::CryptoRng for Rng06 {}
 
 /// pqforge's typed signature API.
-fn pqforge_sig<S: Signature + 'static>() -> Impl
-where
-    S::VerifyingKey: 'static,
-    S::SigningKey: 'static,
-{
+fn pqforge_sig<S: SignatureScheme>() -> Impl {
     let mut r = rng();
     let (vk, sk) = S::keygen(&mut r);
-    let mut sig = vec![0u8; S::SIG_BYTES];
-    let n = S::sign(&sk, MSG, &mut r, &mut sig).expect("pqforge sign");
-    sig.truncate(n);
+    let sig = S::sign(&sk, MSG, &mut r).expect("pqforge sign");
     let (mut r1, mut r2) = (rng(), rng());
-    let mut buf = vec![0u8; S::SIG_BYTES];
     Impl {
         name: "pqforge",
         ops: vec![
@@ -64,13 +57,13 @@ where
             (
                 "sign",
                 Box::new(move || {
-                    black_box(S::sign(&sk, MSG, &mut r2, &mut buf).expect("sign"));
+                    black_box(S::sign(&sk, MSG, &mut r2).expect("sign"));
                 }),
             ),
             (
                 "verify",
                 Box::new(move || {
-                    S::verify(&vk, MSG, black_box(&sig)).expect("verify");
+                    S::verify(&vk, MSG, black_box(sig.as_bytes())).expect("verify");
                 }),
             ),
         ],

@@ -138,12 +138,7 @@ pub fn rng() -> rand_chacha::ChaCha20Rng {
 
 /// pqforge's typed API (keys parsed once, like every peer's API) for `K`.
 #[cfg_attr(not(any(feature = "hqc", feature = "mlkem")), allow(dead_code))]
-pub fn pqforge_typed<K: pqforge::Kem + 'static>() -> Impl
-where
-    K::EncapsKey: 'static,
-    K::DecapsKey: 'static,
-    K::Ciphertext: 'static,
-{
+pub fn pqforge_typed<K: pqforge::Kem>() -> Impl {
     let mut r = rng();
     let (ek, dk) = K::keygen(&mut r);
     let (ct, _) = K::encaps(&ek, &mut r);

@@ -14,33 +14,40 @@
 use std::hint::black_box;
 
 use pqcrypto_traits::kem::{Ciphertext as _, PublicKey as _, SecretKey as _};
-use pqforge::mceliece::ParameterSet;
+use pqforge::Kem;
 
 use crate::harness::{Impl, Opts, compare_scaled, rng};
 
 /// Key generation runs `1 / KEYGEN_DIV` as often as encaps/decaps.
 const KEYGEN_DIV: usize = 10;
 
-/// pqforge on byte buffers (the crate API: keys are plain byte slices).
-fn pqforge_impl<P: ParameterSet>() -> Impl {
-    use pqforge::mceliece::{decaps, encaps, keygen};
+/// pqforge on heap byte buffers through the dynamic API with prepared keys
+/// (the typed API would hold megabyte keys by value).
+fn pqforge_impl<P: Kem>() -> Impl {
+    let kem = pqforge::Scheme::kem::<P>();
+    let pqforge::Scheme::Kem(kem) = kem else {
+        unreachable!()
+    };
+    let i = kem.info();
     let mut r = rng();
-    let mut pk = vec![0u8; P::PK_BYTES];
-    let mut sk = vec![0u8; P::SK_BYTES];
-    keygen::<P, _>(&mut r, &mut pk, &mut sk).expect("keygen");
-    let mut ct = vec![0u8; P::CT_BYTES];
+    let mut pk = vec![0u8; i.pk_bytes];
+    let mut sk = vec![0u8; i.sk_bytes];
+    kem.keygen(&mut r, &mut pk, &mut sk).expect("keygen");
+    let ek = kem.prepare_ek(&pk).expect("ek");
+    let dk = kem.prepare_dk(&sk).expect("dk");
+    let mut ct = vec![0u8; i.ct_bytes];
     let mut ss = [0u8; 32];
-    encaps::<P, _>(&mut r, &pk, &mut ct, &mut ss).expect("encaps");
+    ek.encaps(&mut r, &mut ct, &mut ss).expect("encaps");
     let (mut r1, mut r2) = (rng(), rng());
-    let (mut kpk, mut ksk) = (vec![0u8; P::PK_BYTES], vec![0u8; P::SK_BYTES]);
-    let mut ect = vec![0u8; P::CT_BYTES];
+    let (mut kpk, mut ksk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
+    let mut ect = vec![0u8; i.ct_bytes];
     Impl {
         name: "pqforge",
         ops: vec![
             (
                 "keygen",
                 Box::new(move || {
-                    keygen::<P, _>(&mut r1, &mut kpk, &mut ksk).expect("keygen");
+                    kem.keygen(&mut r1, &mut kpk, &mut ksk).expect("keygen");
                     black_box((&kpk, &ksk));
                 }),
             ),
@@ -48,7 +55,7 @@ fn pqforge_impl<P: ParameterSet>() -> Impl {
                 "encaps",
                 Box::new(move || {
                     let mut k = [0u8; 32];
-                    encaps::<P, _>(&mut r2, &pk, &mut ect, &mut k).expect("encaps");
+                    ek.encaps(&mut r2, &mut ect, &mut k).expect("encaps");
                     black_box((&ect, k));
                 }),
             ),
@@ -56,7 +63,7 @@ fn pqforge_impl<P: ParameterSet>() -> Impl {
                 "decaps",
                 Box::new(move || {
                     let mut k = [0u8; 32];
-                    decaps::<P>(&sk, &ct, &mut k).expect("decaps");
+                    dk.decaps(&ct, &mut k).expect("decaps");
                     black_box(k);
                 }),
             ),

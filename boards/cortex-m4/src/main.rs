@@ -31,7 +31,7 @@ use cortex_m_rt::{entry, exception};
 use cortex_m_semihosting::{debug, hprint, hprintln, nr, syscall};
 use pqforge::kat::KatSource;
 use pqforge::transcript::{self, TEST_MSG_BYTES};
-use pqforge::{AlgInfo, Algorithm, Scheme};
+use pqforge::{AlgInfo, Algorithm, Scheme, SignOptions};
 
 use rng::BenchRng;
 
@@ -68,12 +68,26 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
     fail_now()
 }
 
-/// Working memory for keys, ciphertexts and signatures, sized for the
-/// largest enabled family (checked per algorithm at run time).
-#[cfg(feature = "mceliece")]
-const ARENA_BYTES: usize = 3 << 20;
-#[cfg(not(feature = "mceliece"))]
-const ARENA_BYTES: usize = 256 << 10;
+/// Working memory for keys, ciphertexts and signatures: `cargo xtask m4`
+/// sizes it for the largest algorithm of the build (`PQFORGE_M4_ARENA`,
+/// bytes; 3 MB when built by hand). Checked per algorithm at run time.
+const ARENA_BYTES: usize = match option_env!("PQFORGE_M4_ARENA") {
+    Some(s) => parse_usize(s),
+    None => 3 << 20,
+};
+
+/// Decimal `s` at compile time.
+const fn parse_usize(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut v = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        assert!(b[i].is_ascii_digit(), "PQFORGE_M4_ARENA: not a number");
+        v = v * 10 + (b[i] - b'0') as usize;
+        i += 1;
+    }
+    v
+}
 static mut ARENA: [u8; ARENA_BYTES] = [0; ARENA_BYTES];
 
 /// Most speed runs per operation.
@@ -239,9 +253,9 @@ fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool 
                 let mut n = 0;
                 res[0] = measured(stack, || g.keygen(&mut rng, pk, sk).is_ok());
                 res[1] = measured(stack, || {
-                    g.sign(&mut rng, sk, &msg, sig).map(|l| n = l).is_ok()
+                    g.sign(&mut rng, sk, &msg, &SignOptions::new(), sig).map(|l| n = l).is_ok()
                 });
-                res[2] = measured(stack, || g.verify(pk, &msg, &sig[..n]).is_ok());
+                res[2] = measured(stack, || g.verify(pk, &msg, &SignOptions::new(), &sig[..n]).is_ok());
             }
         }
         for (i, (ok, m)) in res.into_iter().enumerate() {
@@ -308,7 +322,7 @@ fn main() -> ! {
     // SAFETY: the only reference to ARENA, taken once.
     let arena: &mut [u8] = unsafe { &mut *addr_of_mut!(ARENA) };
     let mut all_ok = true;
-    for &alg in Algorithm::ALL {
+    for alg in Algorithm::all() {
         let scheme = alg.scheme();
         let info = scheme.info();
         if !cfg.selects(info.name) {

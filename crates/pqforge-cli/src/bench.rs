@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use pqforge::{Algorithm, Scheme};
+use pqforge::{Algorithm, Scheme, SignOptions};
 use serde::Serialize;
 
 use crate::{BenchFormat, Failure, filtered, meter, plot, rng};
@@ -42,7 +42,9 @@ pub fn ops(s: Scheme) -> [&'static str; 3] {
 type Op = Box<dyn FnMut() + Send>;
 
 /// Prepares inputs (keys, ciphertext or signature) and returns a closure
-/// that performs `op` once per call.
+/// that performs `op` once per call. Encapsulation, decapsulation, signing
+/// and verification run on prepared keys (checked once, like the peers'
+/// key objects), so each call is the operation alone.
 fn make_op(s: Scheme, op: &'static str) -> Result<Op, Failure> {
     let mut rng = rng::os_seeded();
     let i = s.info();
@@ -52,33 +54,38 @@ fn make_op(s: Scheme, op: &'static str) -> Result<Op, Failure> {
         Scheme::Kem(k) => {
             let (mut ct, mut ss) = (vec![0u8; i.ct_bytes], vec![0u8; i.ss_bytes]);
             k.keygen(&mut rng, &mut pk, &mut sk).map_err(fail)?;
-            k.encaps(&mut rng, &pk, &mut ct, &mut ss).map_err(fail)?;
+            let ek = k.prepare_ek(&pk).map_err(fail)?;
+            let dk = k.prepare_dk(&sk).map_err(fail)?;
+            ek.encaps(&mut rng, &mut ct, &mut ss).map_err(fail)?;
             Ok(match op {
                 "keygen" => Box::new(move || {
                     let _ = std::hint::black_box(k.keygen(&mut rng, &mut pk, &mut sk));
                 }),
                 "encaps" => Box::new(move || {
-                    let _ = std::hint::black_box(k.encaps(&mut rng, &pk, &mut ct, &mut ss));
+                    let _ = std::hint::black_box(ek.encaps(&mut rng, &mut ct, &mut ss));
                 }),
                 _ => Box::new(move || {
-                    let _ = std::hint::black_box(k.decaps(&sk, &ct, &mut ss));
+                    let _ = std::hint::black_box(dk.decaps(&ct, &mut ss));
                 }),
             })
         }
         Scheme::Sig(g) => {
             let msg = [0x5Au8; 32];
+            let opts = SignOptions::new();
             let mut sig = vec![0u8; i.sig_bytes];
             g.keygen(&mut rng, &mut pk, &mut sk).map_err(fail)?;
-            let n = g.sign(&mut rng, &sk, &msg, &mut sig).map_err(fail)?;
+            let vk = g.prepare_vk(&pk).map_err(fail)?;
+            let signer = g.prepare_sk(&sk).map_err(fail)?;
+            let n = signer.sign(&mut rng, &msg, &opts, &mut sig).map_err(fail)?;
             Ok(match op {
                 "keygen" => Box::new(move || {
                     let _ = std::hint::black_box(g.keygen(&mut rng, &mut pk, &mut sk));
                 }),
                 "sign" => Box::new(move || {
-                    let _ = std::hint::black_box(g.sign(&mut rng, &sk, &msg, &mut sig));
+                    let _ = std::hint::black_box(signer.sign(&mut rng, &msg, &opts, &mut sig));
                 }),
                 _ => Box::new(move || {
-                    let _ = std::hint::black_box(g.verify(&pk, &msg, &sig[..n]));
+                    let _ = std::hint::black_box(vk.verify(&msg, &opts, &sig[..n]));
                 }),
             })
         }

@@ -133,21 +133,15 @@ impl Failure {
 
 /// Resolves an algorithm name.
 pub(crate) fn parse_alg(name: &str) -> Result<pqforge::Algorithm, Failure> {
-    name.parse().map_err(|_| {
-        let known: Vec<&str> = pqforge::Algorithm::ALL.iter().map(|a| a.name()).collect();
-        Failure::usage(format!(
-            "unknown algorithm `{name}` (known: {})",
-            known.join(", ")
-        ))
-    })
+    name.parse()
+        .map_err(|e: pqforge::ParseAlgorithmError| Failure::usage(e.to_string()))
 }
 
-/// Algorithms whose name contains `filter` (all when `None`).
+/// Algorithms one of whose names contains `filter`, ignoring case and
+/// separators (`mlkem` selects the `ml-kem-*` sets); all when `None`.
 pub(crate) fn filtered(filter: Option<&str>) -> Result<Vec<pqforge::Algorithm>, Failure> {
-    let v: Vec<_> = pqforge::Algorithm::ALL
-        .iter()
-        .copied()
-        .filter(|a| filter.is_none_or(|f| a.name().contains(&f.to_ascii_lowercase())))
+    let v: Vec<_> = pqforge::Algorithm::all()
+        .filter(|a| filter.is_none_or(|f| a.info().names().any(|n| pqforge::names::contains(n, f))))
         .collect();
     if let Some(f) = filter
         && v.is_empty()

@@ -3,7 +3,7 @@
 //! Wycheproof `mlkem_*`, C2SP CCTV (intermediate, modulus, strcmp,
 //! unluckysample, accumulated 10k). Zero failures required. Without the data
 //! the test skips, except under `CI=true`, where it fails.
-#![cfg(feature = "mlkem")]
+#![cfg(feature = "mlkem-vectors")]
 
 use std::path::PathBuf;
 use std::process::Command;

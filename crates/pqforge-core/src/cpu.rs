@@ -180,6 +180,136 @@ feature_fn!(
     avx512vl, AVX512VL, "avx512vl"
 );
 
+/// Zero-sized proofs that the CPU has a set of features: the only way to
+/// reach a backend's `#[target_feature]` code.
+///
+/// A token is made only by its `detect()` (which asks the CPU), so a
+/// function that takes one as an argument may call `#[target_feature]`
+/// functions needing those features: its `// SAFETY:` comment is "the
+/// token exists". Tokens convert to weaker ones ([`Avx512Vpclmul::avx2`],
+/// ...). On other architectures `detect()` returns `None`.
+macro_rules! tokens {
+    ($( $(#[$doc:meta])* $name:ident: $($feat:ident),+ => $tf:literal; )*) => {$(
+        $(#[$doc])*
+        #[doc = concat!("\n\nEnables `#[target_feature(enable = \"", $tf, "\")]`.")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name(());
+
+        impl $name {
+            /// The token, if this CPU (and OS) supports every feature.
+            #[inline]
+            #[must_use]
+            pub fn detect() -> Option<Self> {
+                if $( $feat() )&&+ { Some(Self(())) } else { None }
+            }
+
+            /// The `target_feature` list the token stands for.
+            pub const FEATURES: &'static str = $tf;
+        }
+    )*};
+}
+
+tokens! {
+    /// AVX2.
+    Avx2: avx2 => "avx2";
+    /// AVX2 and PCLMULQDQ (128-bit carry-less products).
+    Avx2Pclmul: avx2, pclmulqdq => "avx2,pclmulqdq";
+    /// AVX2 and VPCLMULQDQ on 256-bit registers (no AVX-512 needed).
+    Avx2Vpclmul: avx2, pclmulqdq, vpclmulqdq => "avx2,pclmulqdq,vpclmulqdq";
+    /// AVX-512 (F, BW, VL) with VPCLMULQDQ.
+    Avx512Vpclmul: avx512f, avx512bw, avx512vl, vpclmulqdq, pclmulqdq, avx2
+        => "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,avx2";
+    /// BMI1 and BMI2.
+    Bmi2: bmi1, bmi2 => "bmi1,bmi2";
+}
+
+impl Avx2Pclmul {
+    /// The AVX2 part.
+    #[must_use]
+    pub const fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+}
+
+impl Avx2Vpclmul {
+    /// The AVX2 + PCLMULQDQ part.
+    #[must_use]
+    pub const fn avx2_pclmul(self) -> Avx2Pclmul {
+        Avx2Pclmul(())
+    }
+}
+
+impl Avx512Vpclmul {
+    /// The AVX2 + PCLMULQDQ part.
+    #[must_use]
+    pub const fn avx2_pclmul(self) -> Avx2Pclmul {
+        Avx2Pclmul(())
+    }
+
+    /// The AVX2 + VPCLMULQDQ part.
+    #[must_use]
+    pub const fn avx2_vpclmul(self) -> Avx2Vpclmul {
+        Avx2Vpclmul(())
+    }
+
+    /// The AVX2 part.
+    #[must_use]
+    pub const fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+}
+
+/// Compiles the items (or `{ block }` statements) inside only where the x86_64 SIMD
+/// backends exist: on x86_64, unless the build says
+/// `--cfg pqforge_backend="portable"`. The one place that condition is
+/// written.
+///
+/// ```
+/// pqforge_core::x86_simd! {
+///     fn fast() -> u32 { 2 }
+/// }
+///
+/// fn pick() -> u32 {
+///     pqforge_core::x86_simd! {
+///         {
+///             if pqforge_core::cpu::Avx2::detect().is_some() {
+///                 return fast();
+///             }
+///         }
+///     }
+///     1
+/// }
+/// assert!(pick() >= 1);
+/// ```
+#[macro_export]
+macro_rules! x86_simd {
+    ($($tt:tt)*) => {
+        $crate::__x86_simd_each! { $($tt)* }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __x86_simd_each {
+    () => {};
+    ({ $($block:tt)* } $($rest:tt)*) => {
+        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+        { $($block)* }
+        $crate::__x86_simd_each! { $($rest)* }
+    };
+    ($item:item $($rest:tt)*) => {
+        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+        $item
+        $crate::__x86_simd_each! { $($rest)* }
+    };
+}
+
+/// Whether the x86_64 SIMD backends are compiled in (see [`x86_simd!`]).
+pub const X86_SIMD: bool = cfg!(all(
+    target_arch = "x86_64",
+    not(pqforge_backend = "portable")
+));
+
 #[cfg(all(test, feature = "std", target_arch = "x86_64"))]
 mod tests {
     #[test]

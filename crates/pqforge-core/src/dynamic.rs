@@ -1,134 +1,99 @@
-//! The dynamic layer: object-safe traits over byte slices plus the metadata
-//! record ([`AlgInfo`]) that the registry, the CLI and the board harness walk.
+//! The dynamic layer, generated from the contracts: object-safe
+//! [`DynKem`] / [`DynSig`] over byte slices, and the [`Scheme`] handle the
+//! registry, the CLI and the Cortex-M4 harness walk.
+//!
+//! Two ways to call a scheme whose type is not known at compile time:
+//!
+//! * one-shot calls on encoded keys (`kem.decaps(dk, ct, ss)`): each call
+//!   checks the key, on the stack, with no heap (the Cortex-M4 harness and
+//!   the KAT transcripts use these);
+//! * prepared keys (feature `alloc`): `kem.prepare_dk(dk)?` checks the key
+//!   once and keeps what the scheme derives from it; every later
+//!   `decaps` is the operation alone.
 
 use core::marker::PhantomData;
+use core::ops::Range;
 
-use crate::error::check_len;
-use crate::{CryptoRng, Error, Kem, Signature};
+use crate::bytes::{array_mut, array_ref};
+use crate::kem::{self, Kem, PreparedDk, PreparedEk};
+use crate::sig::{self, PreparedSk, PreparedVk, SignOptions, SignatureScheme};
+use crate::{AlgInfo, CryptoRng, Error};
 
-/// KEM or signature.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// Key-encapsulation mechanism.
-    Kem,
-    /// Digital signature.
-    Sig,
-}
-
-impl Kind {
-    /// `"kem"` or `"sig"`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Kind::Kem => "kem",
-            Kind::Sig => "sig",
-        }
-    }
-}
-
-/// Standardisation status of a parameter set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// Published standard (FIPS 203/204/205, or NIST-selected with final parameters).
-    Standard,
-    /// Draft or pre-standard revision: the bytes may still change.
-    Draft,
-    /// Published cryptanalysis questions its claimed security; use for
-    /// interoperability and research only.
-    AtRisk,
-}
-
-impl Status {
-    /// `"standard"`, `"draft"` or `"at-risk"`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Status::Standard => "standard",
-            Status::Draft => "draft",
-            Status::AtRisk => "at-risk",
-        }
-    }
-}
-
-/// Which generator the official KAT files of a parameter set were made with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KatRng {
-    /// NIST PQCgenKAT AES-256-CTR DRBG ([`crate::kat::NistDrbg`]).
-    NistDrbg,
-    /// HQC's SHAKE256 generator ([`crate::kat::HqcPrng`]).
-    HqcShake256,
-    /// No `.rsp` KAT (the scheme is checked with other vector formats).
-    None,
-}
-
-/// Everything the registry knows about one parameter set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AlgInfo {
-    /// Canonical name, as the CLI accepts it (`"hqc-1"`, `"ml-kem-768"`).
-    pub name: &'static str,
-    /// Scheme family (`"HQC"`, `"ML-KEM"`).
-    pub family: &'static str,
-    /// KEM or signature.
-    pub kind: Kind,
-    /// Public-key bytes.
-    pub pk_bytes: usize,
-    /// Secret-key bytes.
-    pub sk_bytes: usize,
-    /// Ciphertext bytes (KEM; 0 for signatures).
-    pub ct_bytes: usize,
-    /// Maximum signature bytes (signature; 0 for KEMs).
-    pub sig_bytes: usize,
-    /// Shared-secret bytes (KEM; 0 for signatures).
-    pub ss_bytes: usize,
-    /// NIST security category (1..=5).
-    pub category: u8,
-    /// Standardisation status.
-    pub status: Status,
-    /// KAT generator of the official `.rsp` files.
-    pub kat: KatRng,
-    /// First line of the official `.rsp` file (e.g. `"# HQC-1"`).
-    pub kat_header: &'static str,
-    /// One line on the exact revision implemented.
-    pub revision: &'static str,
-}
-
-/// Object-safe KEM interface over byte slices.
+/// Object-safe KEM interface over byte slices (see the module documentation).
 ///
-/// Output buffers must have exactly the sizes in [`DynKem::info`].
+/// Every buffer must have exactly the size in [`DynKem::info`].
 pub trait DynKem: Send + Sync {
     /// Metadata of this parameter set.
     fn info(&self) -> &'static AlgInfo;
 
-    /// Generates a key pair into `pk` and `sk`.
+    /// Generates a key pair into `ek` and `dk`.
     ///
     /// # Errors
     /// [`Error::Length`] if a buffer has the wrong size.
-    fn keygen(&self, rng: &mut dyn CryptoRng, pk: &mut [u8], sk: &mut [u8]) -> Result<(), Error>;
+    fn keygen(&self, rng: &mut dyn CryptoRng, ek: &mut [u8], dk: &mut [u8]) -> Result<(), Error>;
 
-    /// Encapsulates to `pk`, writing `ct` and `ss`.
+    /// Deterministic key generation from `seed` (`info().keygen_seed_bytes`).
     ///
     /// # Errors
-    /// [`Error::Length`] for wrong sizes; the scheme's public-key checks.
+    /// [`Error::Length`] if the seed or a buffer has the wrong size.
+    fn keygen_derand(&self, seed: &[u8], ek: &mut [u8], dk: &mut [u8]) -> Result<(), Error>;
+
+    /// Checks `ek` and encapsulates to it, writing `ct` and `ss`.
+    ///
+    /// # Errors
+    /// [`Error::Length`] for wrong sizes; the scheme's key checks.
     fn encaps(
         &self,
         rng: &mut dyn CryptoRng,
-        pk: &[u8],
+        ek: &[u8],
         ct: &mut [u8],
         ss: &mut [u8],
     ) -> Result<(), Error>;
 
-    /// Decapsulates `ct` with `sk` into `ss` (implicit rejection: a
+    /// Deterministic encapsulation with the randomness `m`
+    /// (`info().encaps_seed_bytes`).
+    ///
+    /// # Errors
+    /// As [`DynKem::encaps`]; [`Error::Unsupported`] if the standard
+    /// defines no deterministic encapsulation.
+    fn encaps_derand(&self, ek: &[u8], m: &[u8], ct: &mut [u8], ss: &mut [u8])
+    -> Result<(), Error>;
+
+    /// Checks `dk` and decapsulates `ct` into `ss` (implicit rejection: a
     /// correctly sized ciphertext never gives an error).
     ///
     /// # Errors
-    /// [`Error::Length`] for wrong sizes; the scheme's secret-key checks.
-    fn decaps(&self, sk: &[u8], ct: &[u8], ss: &mut [u8]) -> Result<(), Error>;
+    /// [`Error::Length`] for wrong sizes; the scheme's key checks.
+    fn decaps(&self, dk: &[u8], ct: &[u8], ss: &mut [u8]) -> Result<(), Error>;
 
-    /// Byte ranges of the encoded secret key that are public (an embedded
-    /// public key, say). The constant-time harness poisons the rest.
-    fn sk_public_ranges(&self) -> &'static [core::ops::Range<usize>] {
-        &[]
-    }
+    /// Runs every check of an encapsulation key.
+    ///
+    /// # Errors
+    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
+    fn check_ek(&self, ek: &[u8]) -> Result<(), Error>;
+
+    /// Runs every check of a decapsulation key.
+    ///
+    /// # Errors
+    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
+    fn check_dk(&self, dk: &[u8]) -> Result<(), Error>;
+
+    /// Checks `ek` once, for many encapsulations.
+    ///
+    /// # Errors
+    /// As [`DynKem::check_ek`].
+    #[cfg(feature = "alloc")]
+    fn prepare_ek(&self, ek: &[u8]) -> Result<PreparedEncapsKey, Error>;
+
+    /// Checks `dk` once, for many decapsulations.
+    ///
+    /// # Errors
+    /// As [`DynKem::check_dk`].
+    #[cfg(feature = "alloc")]
+    fn prepare_dk(&self, dk: &[u8]) -> Result<PreparedDecapsKey, Error>;
+
+    /// Byte ranges of the encoded decapsulation key that are public.
+    fn dk_public_ranges(&self) -> &'static [Range<usize>];
 }
 
 /// Object-safe signature interface over byte slices.
@@ -136,38 +101,53 @@ pub trait DynSig: Send + Sync {
     /// Metadata of this parameter set.
     fn info(&self) -> &'static AlgInfo;
 
-    /// Generates a key pair into `pk` and `sk`.
+    /// Generates a key pair into `vk` and `sk`.
     ///
     /// # Errors
     /// [`Error::Length`] if a buffer has the wrong size.
-    fn keygen(&self, rng: &mut dyn CryptoRng, pk: &mut [u8], sk: &mut [u8]) -> Result<(), Error>;
+    fn keygen(&self, rng: &mut dyn CryptoRng, vk: &mut [u8], sk: &mut [u8]) -> Result<(), Error>;
 
-    /// Signs `msg`, returning the signature length written to `sig`.
+    /// Deterministic key generation from `seed`.
     ///
     /// # Errors
-    /// Wrong key size or encoding, buffer too small.
+    /// [`Error::Length`] if the seed or a buffer has the wrong size.
+    fn keygen_derand(&self, seed: &[u8], vk: &mut [u8], sk: &mut [u8]) -> Result<(), Error>;
+
+    /// Signs `msg` with `opts`, returning the signature length written to
+    /// `sig` (at least `info().sig_bytes` long).
+    ///
+    /// # Errors
+    /// Key errors, [`Error::BufferTooSmall`], [`Error::Unsupported`] for an
+    /// option the set does not define.
     fn sign(
         &self,
         rng: &mut dyn CryptoRng,
         sk: &[u8],
         msg: &[u8],
+        opts: &SignOptions<'_>,
         sig: &mut [u8],
     ) -> Result<usize, Error>;
 
-    /// Verifies `sig` on `msg` under `pk`.
+    /// Verifies `sig` on `msg` under `vk` with `opts`.
     ///
     /// # Errors
-    /// [`Error::Verification`] (or a key error) if not accepted.
-    fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error>;
+    /// [`Error::Verification`] (or a key or option error) if not accepted.
+    fn verify(
+        &self,
+        vk: &[u8],
+        msg: &[u8],
+        opts: &SignOptions<'_>,
+        sig: &[u8],
+    ) -> Result<(), Error>;
 
-    /// Buffer size [`DynSig::kat_sign`] needs for an `mlen`-byte message.
-    fn kat_sm_bytes(&self, mlen: usize) -> usize;
+    /// Buffer size [`DynSig::sign_message`] needs for an `mlen`-byte message.
+    fn signed_message_bytes(&self, mlen: usize) -> usize;
 
-    /// KAT signed message (see [`Signature::kat_sign`]).
+    /// The NIST signed message of `msg` (the official KAT format).
     ///
     /// # Errors
     /// As [`DynSig::sign`].
-    fn kat_sign(
+    fn sign_message(
         &self,
         rng: &mut dyn CryptoRng,
         sk: &[u8],
@@ -175,108 +155,261 @@ pub trait DynSig: Send + Sync {
         sm: &mut [u8],
     ) -> Result<usize, Error>;
 
-    /// Byte ranges of the encoded secret key that are public.
-    fn sk_public_ranges(&self) -> &'static [core::ops::Range<usize>] {
-        &[]
-    }
+    /// Opens a NIST signed message, returning the message.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] for every rejected input; key errors.
+    fn open<'m>(&self, vk: &[u8], sm: &'m [u8]) -> Result<&'m [u8], Error>;
+
+    /// Runs every check of a verifying key.
+    ///
+    /// # Errors
+    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
+    fn check_vk(&self, vk: &[u8]) -> Result<(), Error>;
+
+    /// Runs every check of a signing key.
+    ///
+    /// # Errors
+    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
+    fn check_sk(&self, sk: &[u8]) -> Result<(), Error>;
+
+    /// Writes the verifying key of `sk` into `vk`.
+    ///
+    /// # Errors
+    /// Key errors; [`Error::Length`].
+    fn verifying_key(&self, sk: &[u8], vk: &mut [u8]) -> Result<(), Error>;
+
+    /// Checks `vk` once, for many verifications.
+    ///
+    /// # Errors
+    /// As [`DynSig::check_vk`].
+    #[cfg(feature = "alloc")]
+    fn prepare_vk(&self, vk: &[u8]) -> Result<PreparedVerifyingKey, Error>;
+
+    /// Checks `sk` once, for many signatures.
+    ///
+    /// # Errors
+    /// As [`DynSig::check_sk`].
+    #[cfg(feature = "alloc")]
+    fn prepare_sk(&self, sk: &[u8]) -> Result<PreparedSigningKey, Error>;
+
+    /// Byte ranges of the encoded signing key that are public.
+    fn sk_public_ranges(&self) -> &'static [Range<usize>];
 }
 
-/// Adapter giving every typed [`Kem`] the [`DynKem`] interface.
-///
-/// ```ignore
-/// pub static HQC_1: KemAlg<Hqc1> = KemAlg::new(&[]);
-/// ```
-pub struct KemAlg<K> {
-    sk_public: &'static [core::ops::Range<usize>],
-    _k: PhantomData<fn() -> K>,
+/// A registered parameter set, dynamically typed.
+#[derive(Clone, Copy)]
+pub enum Scheme {
+    /// A KEM.
+    Kem(&'static dyn DynKem),
+    /// A signature scheme.
+    Sig(&'static dyn DynSig),
 }
 
-impl<K> KemAlg<K> {
-    /// The adapter; `sk_public` lists the public byte ranges of the secret key.
+impl Scheme {
+    /// The dynamic handle of the KEM `P`.
     #[must_use]
-    pub const fn new(sk_public: &'static [core::ops::Range<usize>]) -> Self {
-        Self {
-            sk_public,
-            _k: PhantomData,
+    pub const fn kem<P: Kem>() -> Self {
+        Scheme::Kem(KemAlg::<P>::DYN)
+    }
+
+    /// The dynamic handle of the signature scheme `P`.
+    #[must_use]
+    pub const fn sig<P: SignatureScheme>() -> Self {
+        Scheme::Sig(SigAlg::<P>::DYN)
+    }
+
+    /// Name, sizes, category, status, ...
+    #[must_use]
+    pub fn info(&self) -> &'static AlgInfo {
+        match self {
+            Scheme::Kem(k) => k.info(),
+            Scheme::Sig(s) => s.info(),
+        }
+    }
+
+    /// Byte ranges of the encoded secret key that are public.
+    #[must_use]
+    pub fn sk_public_ranges(&self) -> &'static [Range<usize>] {
+        match self {
+            Scheme::Kem(k) => k.dk_public_ranges(),
+            Scheme::Sig(s) => s.sk_public_ranges(),
+        }
+    }
+
+    /// Generates a key pair (either kind).
+    ///
+    /// # Errors
+    /// [`Error::Length`] if a buffer has the wrong size.
+    pub fn keygen(
+        self,
+        rng: &mut dyn CryptoRng,
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> Result<(), Error> {
+        match self {
+            Scheme::Kem(k) => k.keygen(rng, pk, sk),
+            Scheme::Sig(s) => s.keygen(rng, pk, sk),
         }
     }
 }
 
-fn copy_out(what: &'static str, out: &mut [u8], src: &[u8]) -> Result<(), Error> {
-    check_len(what, src.len(), out.len())?;
-    out.copy_from_slice(src);
-    Ok(())
+impl core::fmt::Debug for Scheme {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.info().name)
+    }
 }
 
-impl<K: Kem> DynKem for KemAlg<K> {
+/// The [`DynKem`] of the KEM `P` ([`KemAlg::DYN`], or [`Scheme::kem`]).
+pub struct KemAlg<P>(PhantomData<fn() -> P>);
+
+impl<P: Kem> KemAlg<P> {
+    /// The dynamic interface of `P`.
+    pub const DYN: &'static dyn DynKem = &KemAlg::<P>(PhantomData);
+}
+
+/// The [`DynSig`] of the signature scheme `P` ([`SigAlg::DYN`], or
+/// [`Scheme::sig`]).
+pub struct SigAlg<P>(PhantomData<fn() -> P>);
+
+impl<P: SignatureScheme> SigAlg<P> {
+    /// The dynamic interface of `P`.
+    pub const DYN: &'static dyn DynSig = &SigAlg::<P>(PhantomData);
+}
+
+impl<P: Kem> DynKem for KemAlg<P> {
     fn info(&self) -> &'static AlgInfo {
-        const { &K::INFO }
+        kem::sizes_ok::<P>();
+        const { &P::INFO }
     }
 
-    fn keygen(&self, rng: &mut dyn CryptoRng, pk: &mut [u8], sk: &mut [u8]) -> Result<(), Error> {
-        check_len("public key buffer", K::PK_BYTES, pk.len())?;
-        check_len("secret key buffer", K::SK_BYTES, sk.len())?;
-        let (ek, dk) = K::keygen(rng);
-        copy_out("public key buffer", pk, ek.as_ref())?;
-        copy_out("secret key buffer", sk, dk.as_ref())
+    fn keygen(&self, rng: &mut dyn CryptoRng, ek: &mut [u8], dk: &mut [u8]) -> Result<(), Error> {
+        let ek = array_mut::<P::EkBytes>("encapsulation key buffer", ek)?;
+        let dk = array_mut::<P::DkBytes>("decapsulation key buffer", dk)?;
+        let _ = P::keygen_into(rng, ek, dk);
+        Ok(())
+    }
+
+    fn keygen_derand(&self, seed: &[u8], ek: &mut [u8], dk: &mut [u8]) -> Result<(), Error> {
+        let seed = array_ref::<P::KeygenSeed>("key-generation seed", seed)?;
+        let ek = array_mut::<P::EkBytes>("encapsulation key buffer", ek)?;
+        let dk = array_mut::<P::DkBytes>("decapsulation key buffer", dk)?;
+        let _ = P::keygen_derand_into(seed, ek, dk);
+        Ok(())
     }
 
     fn encaps(
         &self,
         rng: &mut dyn CryptoRng,
-        pk: &[u8],
+        ek: &[u8],
         ct: &mut [u8],
         ss: &mut [u8],
     ) -> Result<(), Error> {
-        check_len("ciphertext buffer", K::CT_BYTES, ct.len())?;
-        check_len("shared secret buffer", K::SS_BYTES, ss.len())?;
-        let ek = K::EncapsKey::try_from(pk)?;
-        let (c, k) = K::encaps(&ek, rng);
-        copy_out("ciphertext buffer", ct, c.as_ref())?;
-        copy_out("shared secret buffer", ss, k.as_ref())
+        let ek = array_ref::<P::EkBytes>("encapsulation key", ek)?;
+        // The state stays where `prepare_ek` put it (no second copy on the stack).
+        let state = P::prepare_ek(ek);
+        let state = state.as_ref().map_err(|e| *e)?;
+        let ct = array_mut::<P::CtBytes>("ciphertext buffer", ct)?;
+        let ss = array_mut::<P::SsBytes>("shared secret buffer", ss)?;
+        P::encaps_into(PreparedEk::new(ek, state), rng, ct, ss);
+        Ok(())
     }
 
-    fn decaps(&self, sk: &[u8], ct: &[u8], ss: &mut [u8]) -> Result<(), Error> {
-        check_len("shared secret buffer", K::SS_BYTES, ss.len())?;
-        let dk = K::DecapsKey::try_from(sk)?;
-        let c = K::Ciphertext::try_from(ct)?;
-        let k = K::decaps(&dk, &c);
-        copy_out("shared secret buffer", ss, k.as_ref())
+    fn encaps_derand(
+        &self,
+        ek: &[u8],
+        m: &[u8],
+        ct: &mut [u8],
+        ss: &mut [u8],
+    ) -> Result<(), Error> {
+        let ek = array_ref::<P::EkBytes>("encapsulation key", ek)?;
+        let state = P::prepare_ek(ek);
+        let state = state.as_ref().map_err(|e| *e)?;
+        let m = array_ref::<P::EncapsSeed>("encapsulation randomness", m)?;
+        let ct = array_mut::<P::CtBytes>("ciphertext buffer", ct)?;
+        let ss = array_mut::<P::SsBytes>("shared secret buffer", ss)?;
+        P::encaps_derand_into(PreparedEk::new(ek, state), m, ct, ss)
     }
 
-    fn sk_public_ranges(&self) -> &'static [core::ops::Range<usize>] {
-        self.sk_public
-    }
-}
-
-/// Adapter giving every typed [`Signature`] the [`DynSig`] interface.
-pub struct SigAlg<S> {
-    sk_public: &'static [core::ops::Range<usize>],
-    _s: PhantomData<fn() -> S>,
-}
-
-impl<S> SigAlg<S> {
-    /// The adapter; `sk_public` lists the public byte ranges of the secret key.
-    #[must_use]
-    pub const fn new(sk_public: &'static [core::ops::Range<usize>]) -> Self {
-        Self {
-            sk_public,
-            _s: PhantomData,
+    fn decaps(&self, dk: &[u8], ct: &[u8], ss: &mut [u8]) -> Result<(), Error> {
+        let dk = array_ref::<P::DkBytes>("decapsulation key", dk)?;
+        let mut state = P::prepare_dk(dk);
+        let r = state.as_ref().map_err(|e| *e).and_then(|st| {
+            let ct = array_ref::<P::CtBytes>("ciphertext", ct)?;
+            let ss = array_mut::<P::SsBytes>("shared secret buffer", ss)?;
+            P::decaps_into(PreparedDk::new(dk, st), ct, ss);
+            Ok(())
+        });
+        if let Ok(st) = state.as_mut() {
+            zeroize::Zeroize::zeroize(st);
         }
+        r
+    }
+
+    fn check_ek(&self, ek: &[u8]) -> Result<(), Error> {
+        kem::prepare_ek::<P>(ek).map(|_| ())
+    }
+
+    fn check_dk(&self, dk: &[u8]) -> Result<(), Error> {
+        kem::prepare_dk::<P>(dk).map(|(_, mut s)| zeroize::Zeroize::zeroize(&mut s))
+    }
+
+    #[cfg(feature = "alloc")]
+    fn prepare_ek(&self, ek: &[u8]) -> Result<PreparedEncapsKey, Error> {
+        prepared::ek::<P>(ek)
+    }
+
+    #[cfg(feature = "alloc")]
+    fn prepare_dk(&self, dk: &[u8]) -> Result<PreparedDecapsKey, Error> {
+        prepared::dk::<P>(dk)
+    }
+
+    fn dk_public_ranges(&self) -> &'static [Range<usize>] {
+        P::DK_PUBLIC
     }
 }
 
-impl<S: Signature> DynSig for SigAlg<S> {
+/// Checks `opts`, then signs into `sig`.
+pub(crate) fn sign_checked<P: SignatureScheme>(
+    sk: PreparedSk<'_, P>,
+    rng: &mut dyn CryptoRng,
+    msg: &[u8],
+    opts: &SignOptions<'_>,
+    sig: &mut [u8],
+) -> Result<usize, Error> {
+    opts.check(&P::INFO, true)?;
+    need("signature", P::INFO.sig_bytes, sig.len())?;
+    P::sign_into(sk, msg, opts, rng, sig)
+}
+
+/// `got >= needed`, else [`Error::BufferTooSmall`].
+pub(crate) fn need(what: &'static str, needed: usize, got: usize) -> Result<(), Error> {
+    if got < needed {
+        Err(Error::BufferTooSmall { what, needed, got })
+    } else {
+        Ok(())
+    }
+}
+
+impl<P: SignatureScheme> DynSig for SigAlg<P> {
     fn info(&self) -> &'static AlgInfo {
-        const { &S::INFO }
+        sig::sig_sizes_ok::<P>();
+        const { &P::INFO }
     }
 
-    fn keygen(&self, rng: &mut dyn CryptoRng, pk: &mut [u8], sk: &mut [u8]) -> Result<(), Error> {
-        check_len("public key buffer", S::PK_BYTES, pk.len())?;
-        check_len("secret key buffer", S::SK_BYTES, sk.len())?;
-        let (vk, k) = S::keygen(rng);
-        copy_out("public key buffer", pk, vk.as_ref())?;
-        copy_out("secret key buffer", sk, k.as_ref())
+    fn keygen(&self, rng: &mut dyn CryptoRng, vk: &mut [u8], sk: &mut [u8]) -> Result<(), Error> {
+        let vk = array_mut::<P::VkBytes>("verifying key buffer", vk)?;
+        let sk = array_mut::<P::SkBytes>("signing key buffer", sk)?;
+        let _ = P::keygen_into(rng, vk, sk);
+        Ok(())
+    }
+
+    fn keygen_derand(&self, seed: &[u8], vk: &mut [u8], sk: &mut [u8]) -> Result<(), Error> {
+        let seed = array_ref::<P::KeygenSeed>("key-generation seed", seed)?;
+        let vk = array_mut::<P::VkBytes>("verifying key buffer", vk)?;
+        let sk = array_mut::<P::SkBytes>("signing key buffer", sk)?;
+        let _ = P::keygen_derand_into(seed, vk, sk);
+        Ok(())
     }
 
     fn sign(
@@ -284,33 +417,102 @@ impl<S: Signature> DynSig for SigAlg<S> {
         rng: &mut dyn CryptoRng,
         sk: &[u8],
         msg: &[u8],
+        opts: &SignOptions<'_>,
         sig: &mut [u8],
     ) -> Result<usize, Error> {
-        let k = S::SigningKey::try_from(sk)?;
-        S::sign(&k, msg, rng, sig)
+        let sk = array_ref::<P::SkBytes>("signing key", sk)?;
+        let mut state = P::prepare_sk(sk);
+        let r = state
+            .as_ref()
+            .map_err(|e| *e)
+            .and_then(|st| sign_checked(PreparedSk::<P>::new(sk, st), rng, msg, opts, sig));
+        if let Ok(st) = state.as_mut() {
+            zeroize::Zeroize::zeroize(st);
+        }
+        r
     }
 
-    fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-        let vk = S::VerifyingKey::try_from(pk)?;
-        S::verify(&vk, msg, sig)
+    fn verify(
+        &self,
+        vk: &[u8],
+        msg: &[u8],
+        opts: &SignOptions<'_>,
+        sig: &[u8],
+    ) -> Result<(), Error> {
+        opts.check(&P::INFO, false)?;
+        let vk = array_ref::<P::VkBytes>("verifying key", vk)?;
+        let state = P::prepare_vk(vk);
+        let state = state.as_ref().map_err(|e| *e)?;
+        P::verify_prepared(PreparedVk::new(vk, state), msg, opts, sig)
     }
 
-    fn kat_sm_bytes(&self, mlen: usize) -> usize {
-        S::kat_sm_bytes(mlen)
+    fn signed_message_bytes(&self, mlen: usize) -> usize {
+        P::signed_message_bytes(mlen)
     }
 
-    fn kat_sign(
+    fn sign_message(
         &self,
         rng: &mut dyn CryptoRng,
         sk: &[u8],
         msg: &[u8],
         sm: &mut [u8],
     ) -> Result<usize, Error> {
-        let k = S::SigningKey::try_from(sk)?;
-        S::kat_sign(&k, msg, rng, sm)
+        let sk = array_ref::<P::SkBytes>("signing key", sk)?;
+        let mut state = P::prepare_sk(sk);
+        let r = state.as_ref().map_err(|e| *e).and_then(|st| {
+            need(
+                "signed message",
+                P::signed_message_bytes(msg.len()),
+                sm.len(),
+            )?;
+            P::sign_message_into(PreparedSk::new(sk, st), msg, rng, sm)
+        });
+        if let Ok(st) = state.as_mut() {
+            zeroize::Zeroize::zeroize(st);
+        }
+        r
     }
 
-    fn sk_public_ranges(&self) -> &'static [core::ops::Range<usize>] {
-        self.sk_public
+    fn open<'m>(&self, vk: &[u8], sm: &'m [u8]) -> Result<&'m [u8], Error> {
+        let vk = array_ref::<P::VkBytes>("verifying key", vk)?;
+        let state = P::prepare_vk(vk);
+        let state = state.as_ref().map_err(|e| *e)?;
+        P::open_into(PreparedVk::new(vk, state), sm)
+    }
+
+    fn check_vk(&self, vk: &[u8]) -> Result<(), Error> {
+        sig::prepare_vk::<P>(vk).map(|_| ())
+    }
+
+    fn check_sk(&self, sk: &[u8]) -> Result<(), Error> {
+        sig::prepare_sk::<P>(sk).map(|(_, mut s)| zeroize::Zeroize::zeroize(&mut s))
+    }
+
+    fn verifying_key(&self, sk: &[u8], vk: &mut [u8]) -> Result<(), Error> {
+        let (sk, mut state) = sig::prepare_sk::<P>(sk)?;
+        let r = array_mut::<P::VkBytes>("verifying key buffer", vk).map(|vk| {
+            let _ = P::verifying_key_into(PreparedSk::new(sk, &state), vk);
+        });
+        zeroize::Zeroize::zeroize(&mut state);
+        r
+    }
+
+    #[cfg(feature = "alloc")]
+    fn prepare_vk(&self, vk: &[u8]) -> Result<PreparedVerifyingKey, Error> {
+        prepared::vk::<P>(vk)
+    }
+
+    #[cfg(feature = "alloc")]
+    fn prepare_sk(&self, sk: &[u8]) -> Result<PreparedSigningKey, Error> {
+        prepared::sk::<P>(sk)
+    }
+
+    fn sk_public_ranges(&self) -> &'static [Range<usize>] {
+        P::SK_PUBLIC
     }
 }
+
+#[cfg(feature = "alloc")]
+use crate::prepared::{
+    self, PreparedDecapsKey, PreparedEncapsKey, PreparedSigningKey, PreparedVerifyingKey,
+};

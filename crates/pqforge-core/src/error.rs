@@ -43,6 +43,15 @@ pub enum Error {
     Rng,
     /// An unknown algorithm name.
     UnknownAlgorithm,
+    /// The parameter set does not define the requested operation or option
+    /// (a context string for round-3 Falcon, deterministic encapsulation
+    /// for Classic McEliece, ...): refused, never silently ignored.
+    Unsupported {
+        /// The parameter set.
+        alg: &'static str,
+        /// What was asked for.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for Error {
@@ -62,6 +71,7 @@ impl fmt::Display for Error {
             Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
             Error::Rng => f.write_str("random number generator failure"),
             Error::UnknownAlgorithm => f.write_str("unknown algorithm"),
+            Error::Unsupported { alg, what } => write!(f, "{alg} does not support {what}"),
         }
     }
 }

@@ -1,15 +1,20 @@
 //! Shared building blocks of the pqforge post-quantum suite.
 //!
-//! * [`Kem`] and [`Signature`]: the typed API every parameter set implements,
-//!   with exact byte-array sizes as associated constants (no heap).
-//! * [`DynKem`] and [`DynSig`]: object-safe versions over byte slices, with the
-//!   [`AlgInfo`] record the registry, the CLI and the Cortex-M4 harness walk.
-//!   Every typed scheme gets them for free through [`KemAlg`] / [`SigAlg`].
+//! * The contracts every parameter set implements once, in place:
+//!   [`Kem`] and [`SignatureScheme`] (with [`SignOptions`]). Generated from
+//!   them, here in core: the typed API ([`EncapsKey`], [`DecapsKey`],
+//!   [`Ciphertext`], [`SharedSecret`], [`SigningKey`], [`VerifyingKey`],
+//!   [`Signature`]: exact-size arrays, no heap), the dynamic API
+//!   ([`DynKem`], [`DynSig`], [`Scheme`]) and, with the `rustcrypto`
+//!   feature, the RustCrypto `kem` and `signature` traits.
+//! * [`AlgInfo`]: the metadata of a parameter set (sizes, status, OIDs,
+//!   key forms, C symbol stem, names).
 //! * [`Error`]: the one error type of the suite.
-//! * [`ct`]: constant-time masks, comparison and selection.
-//! * [`ctgrind`]: valgrind poison/declassify markers (no-ops unless the
-//!   `ctgrind` feature is on).
-//! * [`keccak`]: Keccak-f\[1600\], SHA3-256/512 and SHAKE128/256.
+//! * [`cpu`]: run-time CPU features and the tokens that guard
+//!   `#[target_feature]` code.
+//! * [`ct`], [`ctgrind`]: constant-time helpers and valgrind markers.
+//! * [`keccak`], [`keccak_x4`]: Keccak-f\[1600\] (64-bit, bit-interleaved
+//!   32-bit, four-way AVX2) and the FIPS 202 sponges.
 //! * [`kat`]: the NIST AES-256-CTR DRBG of PQCgenKAT and the HQC SHAKE256 KAT
 //!   generator; with `alloc`, the `.req`/`.rsp` parser and writer.
 //!
@@ -18,6 +23,12 @@
 //! let d = sha3_256(b"");
 //! assert_eq!(d[0], 0xa7);
 //! ```
+//!
+//! Cargo features: `alloc` (prepared keys of the dynamic API, `.rsp`
+//! files), `std`, `rustcrypto`, `getrandom` (key generation from the
+//! operating system's generator), `ctgrind` (valgrind markers; harness
+//! builds only), `test-util` (the deterministic test generator of the
+//! test suites).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -27,19 +38,40 @@ extern crate alloc;
 extern crate std;
 
 mod aes;
+mod bytes;
 pub mod cpu;
 pub mod ct;
 pub mod ctgrind;
 mod dynamic;
 mod error;
+mod info;
 pub mod kat;
 pub mod keccak;
 pub mod keccak_x4;
+pub mod kem;
+pub mod names;
+#[cfg(feature = "alloc")]
+mod prepared;
+#[doc(hidden)]
+pub mod rng;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
-mod traits;
+pub mod sig;
+pub mod sponge;
+#[cfg(feature = "test-util")]
+pub mod testing;
 
-pub use dynamic::{AlgInfo, DynKem, DynSig, KatRng, KemAlg, Kind, SigAlg, Status};
+pub use bytes::{ByteArray, array_mut, array_ref};
+pub use dynamic::{DynKem, DynSig, KemAlg, Scheme, SigAlg};
 pub use error::{Error, check_len};
+pub use info::{AlgInfo, KatRng, KeyForms, Kind, Status};
+pub use kem::{Ciphertext, DecapsKey, EncapsKey, Kem, PreparedDk, PreparedEk, SharedSecret};
+#[cfg(feature = "alloc")]
+pub use prepared::{
+    PreparedDecapsKey, PreparedEncapsKey, PreparedSigningKey, PreparedVerifyingKey,
+};
 pub use rand_core::{CryptoRng, Rng};
-pub use traits::{Kem, Signature};
+pub use sig::{
+    HashAlg, MessageMode, PreparedSk, PreparedVk, SignCaps, SignOptions, Signature,
+    SignatureScheme, SigningKey, VerifyingKey,
+};

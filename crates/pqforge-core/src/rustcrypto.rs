@@ -1,214 +1,191 @@
-//! RustCrypto [`kem`] trait implementations for every typed [`Kem`](crate::Kem).
+//! RustCrypto trait implementations for every parameter set (feature
+//! `rustcrypto`), generated from the contracts:
 //!
-//! Enabled by the `rustcrypto` feature. A scheme opts in by implementing
-//! [`KemSizes`] (the `typenum` sizes its keys and ciphertexts have), after
-//! which [`RcKem<K>`] implements [`kem::Kem`] with [`RcEncapsKey<K>`] and
-//! [`RcDecapsKey<K>`] as its key types.
+//! * KEMs: [`RcKem<P>`] implements [`kem::Kem`]; its encapsulation key is
+//!   the typed [`EncapsKey<P>`] itself, its decapsulation key
+//!   [`RcDecapsKey<P>`] (the typed key with its encapsulation key, which
+//!   RustCrypto's `Decapsulator` hands out).
+//! * Signatures: [`SigningKey<P>`] implements [`signature::Signer`],
+//!   [`signature::RandomizedSigner`] and [`signature::Keypair`];
+//!   [`VerifyingKey<P>`] implements [`signature::Verifier`];
+//!   [`Signature<P>`] implements [`signature::SignatureEncoding`].
 //!
-//! ```ignore
-//! use kem::{Decapsulate, Encapsulate, Kem as _};
-//! use pqforge_core::rustcrypto::RcKem;
-//! use pqforge_hqc::Hqc1;
-//!
-//! let (dk, ek) = RcKem::<Hqc1>::generate_keypair_from_rng(&mut rng);
-//! let (ct, k1) = ek.encapsulate_with_rng(&mut rng);
-//! assert_eq!(dk.decapsulate(&ct), k1);
-//! ```
+//! [`signature::Signer`] (no random generator argument) signs
+//! deterministically where the scheme defines deterministic signing; else,
+//! with the `getrandom` feature, it signs with the operating system's
+//! generator; else it returns an error. [`signature::RandomizedSigner`] is
+//! hedged (or randomised) signing with the caller's generator.
 
 use core::cmp::Ordering;
 use core::fmt;
 use core::marker::PhantomData;
 
 pub use kem;
+use kem::common::array::{Array, ArraySize, AssocArraySize};
 use kem::common::{Generate, InvalidKey, KeyExport, KeySizeUser, TryKeyInit};
 use kem::{Ciphertext, Decapsulate, Decapsulator, Encapsulate, SharedKey};
-use rand_core::{TryCryptoRng, TryRng};
+use rand_core::TryCryptoRng;
+pub use signature;
 
-use crate::Kem;
+use crate::kem::{Ciphertext as PqCiphertext, DecapsKey, EncapsKey, Kem};
+use crate::sig::{SignOptions, Signature, SignatureScheme, SigningKey, VerifyingKey};
 
-/// The `typenum` sizes of a parameter set, as RustCrypto's traits need them.
-pub trait KemSizes: Kem + 'static {
-    /// Encapsulation-key bytes (= [`Kem::PK_BYTES`]).
-    type PkSize: kem::common::array::ArraySize;
-    /// Ciphertext bytes (= [`Kem::CT_BYTES`]).
-    type CtSize: kem::common::array::ArraySize;
-    /// Shared-secret bytes (= [`Kem::SS_BYTES`]).
-    type SsSize: kem::common::array::ArraySize;
-}
+/// Marker type implementing [`kem::Kem`] for the pqforge parameter set `P`.
+pub struct RcKem<P>(PhantomData<fn() -> P>);
 
-/// Marker type implementing [`kem::Kem`] for the pqforge parameter set `K`.
-pub struct RcKem<K>(PhantomData<fn() -> K>);
-
-impl<K> Clone for RcKem<K> {
+impl<P> Clone for RcKem<P> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<K> Copy for RcKem<K> {}
-impl<K> Default for RcKem<K> {
+impl<P> Copy for RcKem<P> {}
+impl<P> Default for RcKem<P> {
     fn default() -> Self {
         Self(PhantomData)
     }
 }
-impl<K: Kem> fmt::Debug for RcKem<K> {
+impl<P: Kem> fmt::Debug for RcKem<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RcKem({})", K::INFO.name)
+        write!(f, "RcKem({})", P::INFO.name)
     }
 }
-impl<K> PartialEq for RcKem<K> {
+impl<P> PartialEq for RcKem<P> {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
-impl<K> Eq for RcKem<K> {}
-impl<K> PartialOrd for RcKem<K> {
+impl<P> Eq for RcKem<P> {}
+impl<P> PartialOrd for RcKem<P> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<K> Ord for RcKem<K> {
+impl<P> Ord for RcKem<P> {
     fn cmp(&self, _: &Self) -> Ordering {
         Ordering::Equal
     }
 }
 
-impl<K: KemSizes> kem::Kem for RcKem<K> {
-    type DecapsulationKey = RcDecapsKey<K>;
-    type EncapsulationKey = RcEncapsKey<K>;
-    type SharedKeySize = K::SsSize;
-    type CiphertextSize = K::CtSize;
+/// The `typenum` sizes RustCrypto's traits need, derived from the array
+/// types of the contract (every size of every registered set is one of
+/// `hybrid-array`'s sizes).
+pub trait RcSizes: Kem {
+    /// Encapsulation-key bytes.
+    type EkSize: ArraySize;
+    /// Ciphertext bytes.
+    type CtSize: ArraySize;
+    /// Shared-secret bytes.
+    type SsSize: ArraySize;
 }
 
-/// Encapsulation key of `K` with RustCrypto's traits.
-pub struct RcEncapsKey<K: Kem>(pub K::EncapsKey);
-
-impl<K: Kem> Clone for RcEncapsKey<K> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-impl<K: Kem> fmt::Debug for RcEncapsKey<K> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RcEncapsKey({})", K::INFO.name)
-    }
-}
-impl<K: Kem> PartialEq for RcEncapsKey<K> {
-    fn eq(&self, other: &Self) -> bool {
-        // Public data: an ordinary comparison is fine.
-        self.0.as_ref() == other.0.as_ref()
-    }
-}
-impl<K: Kem> Eq for RcEncapsKey<K> {}
-
-impl<K: KemSizes> KeySizeUser for RcEncapsKey<K> {
-    type KeySize = K::PkSize;
+impl<P> RcSizes for P
+where
+    P: Kem,
+    P::EkBytes: AssocArraySize,
+    P::CtBytes: AssocArraySize,
+    P::SsBytes: AssocArraySize,
+{
+    type EkSize = <P::EkBytes as AssocArraySize>::Size;
+    type CtSize = <P::CtBytes as AssocArraySize>::Size;
+    type SsSize = <P::SsBytes as AssocArraySize>::Size;
 }
 
-impl<K: KemSizes> TryKeyInit for RcEncapsKey<K> {
-    fn new(key: &kem::common::Key<Self>) -> Result<Self, InvalidKey> {
-        K::EncapsKey::try_from(key.as_slice())
-            .map(Self)
-            .map_err(|_| InvalidKey)
-    }
+impl<P: RcSizes> kem::Kem for RcKem<P> {
+    type DecapsulationKey = RcDecapsKey<P>;
+    type EncapsulationKey = EncapsKey<P>;
+    type SharedKeySize = P::SsSize;
+    type CiphertextSize = P::CtSize;
 }
 
-/// Copies `src` into a fixed-size array (sizes are equal by construction:
-/// [`KemSizes`] matches [`Kem`]'s constants, checked in debug builds).
-fn to_array<N: kem::common::array::ArraySize>(src: &[u8]) -> kem::common::array::Array<u8, N> {
-    let mut a = kem::common::array::Array::<u8, N>::default();
-    debug_assert_eq!(a.len(), src.len(), "KemSizes disagrees with Kem sizes");
-    let n = a.len().min(src.len());
-    a[..n].copy_from_slice(&src[..n]);
+/// Copies `src` into an array of the same length (equal by construction:
+/// the sizes come from the contract's array types).
+fn to_array<N: ArraySize>(src: &[u8]) -> Array<u8, N> {
+    let mut a = Array::<u8, N>::default();
+    a.copy_from_slice(src);
     a
 }
 
-impl<K: KemSizes> KeyExport for RcEncapsKey<K> {
-    fn to_bytes(&self) -> kem::common::Key<Self> {
-        to_array(self.0.as_ref())
+impl<P: RcSizes> KeySizeUser for EncapsKey<P> {
+    type KeySize = P::EkSize;
+}
+
+impl<P: RcSizes> TryKeyInit for EncapsKey<P> {
+    fn new(key: &kem::common::Key<Self>) -> Result<Self, InvalidKey> {
+        Self::try_from(key.as_slice()).map_err(|_| InvalidKey)
     }
 }
 
-impl<K: KemSizes> Encapsulate for RcEncapsKey<K> {
-    type Kem = RcKem<K>;
+impl<P: RcSizes> KeyExport for EncapsKey<P> {
+    fn to_bytes(&self) -> kem::common::Key<Self> {
+        to_array(self.as_ref())
+    }
+}
 
-    fn encapsulate_with_rng<R>(&self, rng: &mut R) -> (Ciphertext<RcKem<K>>, SharedKey<RcKem<K>>)
+impl<P: RcSizes> Encapsulate for EncapsKey<P> {
+    type Kem = RcKem<P>;
+
+    fn encapsulate_with_rng<R>(&self, rng: &mut R) -> (Ciphertext<RcKem<P>>, SharedKey<RcKem<P>>)
     where
         R: kem::common::rand_core::CryptoRng + ?Sized,
     {
-        let (ct, ss) = K::encaps(&self.0, &mut InfallibleRng(rng));
+        let (ct, ss) = P::encaps(self, rng);
         (to_array(ct.as_ref()), to_array(ss.as_ref()))
     }
 }
 
-/// Decapsulation key of `K` (with its encapsulation key) with RustCrypto's traits.
-pub struct RcDecapsKey<K: Kem> {
-    dk: K::DecapsKey,
-    ek: RcEncapsKey<K>,
+/// Decapsulation key of `P` with its encapsulation key, as RustCrypto's
+/// `Decapsulator` wants it.
+pub struct RcDecapsKey<P: Kem> {
+    dk: DecapsKey<P>,
+    ek: EncapsKey<P>,
 }
 
-impl<K: Kem> RcDecapsKey<K> {
+impl<P: Kem> RcDecapsKey<P> {
     /// Wraps a key pair.
-    pub fn new(dk: K::DecapsKey, ek: K::EncapsKey) -> Self {
-        Self {
-            dk,
-            ek: RcEncapsKey(ek),
-        }
+    #[must_use]
+    pub fn new(dk: DecapsKey<P>, ek: EncapsKey<P>) -> Self {
+        Self { dk, ek }
     }
 
     /// The pqforge decapsulation key.
-    pub fn inner(&self) -> &K::DecapsKey {
+    #[must_use]
+    pub fn inner(&self) -> &DecapsKey<P> {
         &self.dk
     }
 }
 
-impl<K: KemSizes> Decapsulator for RcDecapsKey<K> {
-    type Kem = RcKem<K>;
+impl<P: Kem> fmt::Debug for RcDecapsKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RcDecapsKey<{}>(..)", P::INFO.name)
+    }
+}
 
-    fn encapsulation_key(&self) -> &RcEncapsKey<K> {
+impl<P: RcSizes> Decapsulator for RcDecapsKey<P> {
+    type Kem = RcKem<P>;
+
+    fn encapsulation_key(&self) -> &EncapsKey<P> {
         &self.ek
     }
 }
 
-impl<K: KemSizes> Decapsulate for RcDecapsKey<K> {
-    fn decapsulate(&self, ct: &Ciphertext<RcKem<K>>) -> SharedKey<RcKem<K>> {
-        // The ciphertext type only checks the length, which the array type
-        // already guarantees (KemSizes::CtSize == Kem::CT_BYTES).
-        match K::Ciphertext::try_from(ct.as_slice()) {
-            Ok(c) => to_array(K::decaps(&self.dk, &c).as_ref()),
-            Err(_) => unreachable!("ciphertext array has the parameter set's length"),
-        }
+impl<P: RcSizes> Decapsulate for RcDecapsKey<P> {
+    fn decapsulate(&self, ct: &Ciphertext<RcKem<P>>) -> SharedKey<RcKem<P>> {
+        let mut c = <P::CtBytes as crate::ByteArray>::zeroed();
+        c.as_mut().copy_from_slice(ct.as_slice());
+        to_array(P::decaps(&self.dk, &PqCiphertext::from_bytes(c)).as_ref())
     }
 }
 
-impl<K: KemSizes> Generate for RcDecapsKey<K> {
+impl<P: RcSizes> Generate for RcDecapsKey<P> {
     fn try_generate_from_rng<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, R::Error> {
         let mut r = FirstError { rng, err: None };
-        let (ek, dk) = K::keygen(&mut r);
+        let (ek, dk) = P::keygen(&mut r);
         match r.err {
             Some(e) => Err(e),
             None => Ok(Self::new(dk, ek)),
         }
     }
 }
-
-/// Adapts a RustCrypto `CryptoRng` (possibly unsized) to the bound pqforge's
-/// typed API takes.
-struct InfallibleRng<'a, R: ?Sized>(&'a mut R);
-
-impl<R: kem::common::rand_core::CryptoRng + ?Sized> TryRng for InfallibleRng<'_, R> {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.0.next_u32())
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Ok(self.0.next_u64())
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        self.0.fill_bytes(dst);
-        Ok(())
-    }
-}
-impl<R: kem::common::rand_core::CryptoRng + ?Sized> TryCryptoRng for InfallibleRng<'_, R> {}
 
 /// A fallible RNG seen as infallible: the first error is kept and reported
 /// after the operation (whose output is then discarded).
@@ -217,24 +194,74 @@ struct FirstError<'a, R: TryCryptoRng + ?Sized> {
     err: Option<R::Error>,
 }
 
-impl<R: TryCryptoRng + ?Sized> TryRng for FirstError<'_, R> {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+impl<R: TryCryptoRng + ?Sized> FirstError<'_, R> {
+    fn fill(&mut self, dst: &mut [u8]) {
         if let Err(e) = self.rng.try_fill_bytes(dst) {
             dst.fill(0);
             self.err.get_or_insert(e);
         }
-        Ok(())
     }
 }
-impl<R: TryCryptoRng + ?Sized> TryCryptoRng for FirstError<'_, R> {}
+
+crate::fill_rng!(impl['a, R: TryCryptoRng + ?Sized] for FirstError<'a, R>, FirstError::fill);
+
+// ---------------------------------------------------------------- signatures
+
+impl<P: SignatureScheme> signature::SignatureEncoding for Signature<P> {
+    type Repr = Signature<P>;
+}
+
+impl<P: SignatureScheme> signature::Keypair for SigningKey<P> {
+    type VerifyingKey = VerifyingKey<P>;
+
+    fn verifying_key(&self) -> VerifyingKey<P> {
+        SigningKey::verifying_key(self).clone()
+    }
+}
+
+impl<P: SignatureScheme> signature::Verifier<Signature<P>> for VerifyingKey<P> {
+    fn verify(&self, msg: &[u8], sig: &Signature<P>) -> Result<(), signature::Error> {
+        P::verify(self, msg, sig.as_bytes()).map_err(|_| signature::Error::new())
+    }
+}
+
+impl<P: SignatureScheme> signature::RandomizedSigner<Signature<P>> for SigningKey<P> {
+    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Signature<P>, signature::Error> {
+        let mut r = FirstError { rng, err: None };
+        let s = P::sign(self, msg, &mut r).map_err(|_| signature::Error::new())?;
+        match r.err {
+            Some(_) => Err(signature::Error::new()),
+            None => Ok(s),
+        }
+    }
+}
+
+impl<P: SignatureScheme> signature::Signer<Signature<P>> for SigningKey<P> {
+    fn try_sign(&self, msg: &[u8]) -> Result<Signature<P>, signature::Error> {
+        if P::INFO.sign.deterministic {
+            let opts = SignOptions::new().deterministic();
+            return P::sign_with(self, msg, &opts, &mut NoRandomness)
+                .map_err(|_| signature::Error::new());
+        }
+        #[cfg(feature = "getrandom")]
+        {
+            P::sign(self, msg, &mut rand_core::UnwrapErr(getrandom::SysRng))
+                .map_err(|_| signature::Error::new())
+        }
+        #[cfg(not(feature = "getrandom"))]
+        {
+            Err(signature::Error::new())
+        }
+    }
+}
+
+/// The generator handed to deterministic signing: it is never read (a
+/// scheme that did read it would get zeros, so deterministic output stays
+/// deterministic).
+struct NoRandomness;
+
+crate::fill_rng!(impl for NoRandomness, |_: &mut NoRandomness, dst: &mut [u8]| dst.fill(0));

@@ -259,16 +259,13 @@ mod tests {
         if !pqforge_core::cpu::avx2() {
             return;
         }
-        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut r = pqforge_core::testing::TestRng::new(0x0123_4567_89ab_cdef);
         for logn in 4..=10u32 {
             let n = 1usize << logn;
             for _ in 0..20 {
                 let mut a = [Fpr::from_bits(0); 1024];
                 for x in &mut a[..n] {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    *x = Fpr::of((seed >> 40) as i64 - (1 << 23))
+                    *x = Fpr::of((r.next_u64() >> 40) as i64 - (1 << 23))
                         * Fpr::from_bits(0x3F50_0000_0000_0000);
                 }
                 let mut b = a;

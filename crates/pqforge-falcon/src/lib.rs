@@ -1,16 +1,47 @@
 //! Falcon-512/1024 (NIST round 3, specification v1.2): constant-time,
-//! `no_std`, no heap.
+//! `no_std`, no heap. With the crate feature `fndsa`, also FN-DSA in the
+//! putative 2026-07 draft format.
 //!
-//! * [`Falcon512`], [`Falcon1024`] (`falcon-512`, `falcon-1024`): detached
-//!   signatures `0x30+logn || nonce(40) || compressed s2` (variable length,
-//!   at most 688 / 1328 bytes); [`pqforge_core::Signature::kat_sign`]
-//!   produces the signed-message format of the official KAT files
-//!   (`len(2) || nonce || msg || 0x20+logn || compressed s2`).
-//! * [`FalconPadded512`], [`FalconPadded1024`] (`falcon-padded-512`,
-//!   `falcon-padded-1024`): the same signatures zero-padded to exactly 666 /
-//!   1280 bytes.
+//! # Parameter sets
+//!
+//! Each set is a unit type implementing [`pqforge_core::SignatureScheme`]:
+//!
+//! | type | name | vk / sk bytes | signature bytes | category |
+//! |---|---|---|---|---|
+//! | [`Falcon512`] | `falcon-512` | 897 / 1281 | at most 688 (`SigBytes`: 690) | 1 |
+//! | [`Falcon1024`] | `falcon-1024` | 1793 / 2305 | at most 1328 (`SigBytes`: 1330) | 5 |
+//! | [`FalconPadded512`] | `falcon-padded-512` | 897 / 1281 | exactly 666 | 1 |
+//! | [`FalconPadded1024`] | `falcon-padded-1024` | 1793 / 2305 | exactly 1280 | 5 |
+//! | `FnDsa512` (feature `fndsa`) | `fn-dsa-512` | 897 / 1345 | exactly 666 | 1 |
+//! | `FnDsa1024` (feature `fndsa`) | `fn-dsa-1024` | 1793 / 2369 | exactly 1280 | 5 |
+//!
+//! Round-3 detached signatures are `0x30+logn || nonce(40) || compressed
+//! s2`; the padded sets zero-pad them to a fixed length. The NIST signed
+//! message ([`SignatureScheme::sign_message_into`] /
+//! [`SignatureScheme::open`]) is the format of the official KAT files:
+//! `len(2) || nonce || msg || 0x20+logn || compressed s2` (for every
+//! round-3 set). [`SCHEMES`] (and `FNDSA_SCHEMES` with `fndsa`) are the
+//! dynamic handles, in registry order.
+//!
+//! # Keys and options
+//!
+//! * Key forms: the expanded encoding only (`0x50+logn || f || g || F`);
+//!   key generation is deterministic from a 48-byte seed
+//!   ([`SignatureScheme::keygen_derand`]), but the seed is not a key form.
+//! * A signing key is decoded once: [`SigningKey::try_from`] checks the
+//!   encoding, recomputes G, checks the NTRU equation and derives the
+//!   verifying key (h = g / f mod q); signing then starts from the decoded
+//!   polynomials. A verifying key keeps h in NTT form.
+//! * Round-3 Falcon defines no signing options: a context string,
+//!   pre-hashing, external μ or deterministic signing are refused with
+//!   [`Error::Unsupported`]. FN-DSA accepts all of them (see the `fndsa`
+//!   module).
+//! * Randomness, as the reference `nist.c`: key generation draws the
+//!   48-byte seed; signing draws the 40-byte nonce, then the 48-byte
+//!   sampler seed. FN-DSA hedged signing draws 40 bytes (none when
+//!   deterministic).
 //! * [`ExpandedSigningKey512`], [`ExpandedSigningKey1024`]: precomputed LDL
-//!   tree for repeated signing (same signatures as dynamic signing).
+//!   tree for repeated signing (same signatures as the decoded key).
 //!
 //! Keys and signatures are bit-exact with the round-3 reference
 //! implementation (the KAT files reproduce byte for byte). Floating point
@@ -18,22 +49,29 @@
 //! (or with the crate feature `fpr-emulated`); see [`FPR_BACKEND`].
 //!
 //! ```
-//! use pqforge_core::Signature;
-//! use pqforge_falcon::Falcon512;
+//! use pqforge_falcon::{Falcon512, SignatureScheme, SigningKey, VerifyingKey};
 //! # let mut rng = pqforge_core::kat::KatSource::new(pqforge_core::KatRng::NistDrbg, &[1u8; 48]);
+//! // rng: any rand_core 0.10 CryptoRng (rand::rng(), ...).
 //! let (vk, sk) = Falcon512::keygen(&mut rng);
-//! let mut sig = [0u8; Falcon512::SIG_BYTES];
-//! let len = Falcon512::sign(&sk, b"msg", &mut rng, &mut sig).unwrap();
-//! assert!(Falcon512::verify(&vk, b"msg", &sig[..len]).is_ok());
+//! let sig = Falcon512::sign(&sk, b"msg", &mut rng).unwrap();
+//! assert!(Falcon512::verify(&vk, b"msg", sig.as_bytes()).is_ok());
+//!
+//! // Keys travel as bytes and are checked once when parsed.
+//! let sk2 = SigningKey::<Falcon512>::try_from(sk.as_ref()).unwrap();
+//! assert_eq!(sk2.verifying_key(), &vk);
+//! let vk2 = VerifyingKey::<Falcon512>::try_from(vk.as_ref()).unwrap();
+//! assert!(Falcon512::verify(&vk2, b"other", sig.as_bytes()).is_err());
+//!
+//! // Round-3 Falcon has no context strings.
+//! let opts = pqforge_falcon::SignOptions::new().with_context(b"ctx");
+//! assert!(Falcon512::sign_with(&sk, b"msg", &opts, &mut rng).is_err());
 //! ```
 //!
-//! Peak stack (x86_64, release, `pqforge bench`): Falcon-512 keygen 41 KB,
-//! sign 49 KB, verify 11 KB; Falcon-1024 keygen 77 KB, sign 93 KB, verify
-//! 11 KB.
-//!
-//! With the crate feature `fndsa` (off by default): [`fndsa`], FN-DSA-512 /
-//! FN-DSA-1024 in the putative 2026-07 draft format (`fn-dsa-512`,
-//! `fn-dsa-1024`; registered as draft, bytes will change with FIPS 206).
+//! Peak stack of the one-shot dynamic calls (x86_64, release, stack
+//! painting): Falcon-512 keygen 42 KB, sign 48 KB, verify 9.5 KB;
+//! Falcon-1024 keygen 74 KB, sign 91 KB, verify 11.6 KB; FN-DSA-512 keygen
+//! 45 KB, sign 47 KB, verify 5.4 KB; FN-DSA-1024 keygen 80 KB, sign 91 KB,
+//! verify 9.5 KB.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // No heap: scratch buffers are fixed-size stack arrays by design.
@@ -80,89 +118,37 @@ pub mod internals;
 
 use core::fmt;
 
-use pqforge_core::{AlgInfo, CryptoRng, Error, KatRng, Kind, SigAlg, Signature, Status};
+use pqforge_core::{AlgInfo, CryptoRng, KatRng, KeyForms, PreparedSk, PreparedVk, Scheme, Status};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::fpr::Fpr;
 use crate::scheme::{Format, Key, NONCE_LEN, SEED_LEN};
 
 #[cfg(feature = "fndsa")]
-pub use crate::fndsa::{
-    FN_DSA_512, FN_DSA_1024, FnDsa512, FnDsa1024, FnDsaSigningKey, FnDsaVerifyingKey,
-};
+pub use crate::fndsa::{FnDsa512, FnDsa1024, FnDsaSkState, FnDsaVkState};
 pub use crate::fpr::BACKEND as FPR_BACKEND;
+pub use crate::scheme::{FalconSkState, FalconVkState};
+pub use pqforge_core::{
+    Error, HashAlg, SignOptions, Signature, SignatureScheme, SigningKey, VerifyingKey,
+};
 
-/// A Falcon verifying (public) key: `0x00+logn || h` (14 bits per
-/// coefficient). `PK` is 897 (Falcon-512) or 1793 (Falcon-1024).
-#[derive(Clone, PartialEq, Eq)]
-pub struct VerifyingKey<const PK: usize>([u8; PK]);
+/// The round-3 Falcon parameter sets, in registry order: `falcon-512`,
+/// `falcon-1024`, `falcon-padded-512`, `falcon-padded-1024`.
+pub const SCHEMES: [Scheme; 4] = [
+    Scheme::sig::<Falcon512>(),
+    Scheme::sig::<Falcon1024>(),
+    Scheme::sig::<FalconPadded512>(),
+    Scheme::sig::<FalconPadded1024>(),
+];
 
-impl<const PK: usize> AsRef<[u8]> for VerifyingKey<PK> {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
+/// The FN-DSA parameter sets (feature `fndsa`), in registry order:
+/// `fn-dsa-512`, `fn-dsa-1024`.
+#[cfg(feature = "fndsa")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fndsa")))]
+pub const FNDSA_SCHEMES: [Scheme; 2] = [Scheme::sig::<FnDsa512>(), Scheme::sig::<FnDsa1024>()];
 
-impl<const PK: usize> fmt::Debug for VerifyingKey<PK> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "VerifyingKey<{PK}>")
-    }
-}
-
-impl<const PK: usize> TryFrom<&[u8]> for VerifyingKey<PK> {
-    type Error = Error;
-    /// Checks the length, the header byte and that every coefficient is
-    /// below q with zero trailing bits.
-    fn try_from(b: &[u8]) -> Result<Self, Error> {
-        scheme::check_pk(b, scheme::logn_of_pk(PK))?;
-        let mut k = [0u8; PK];
-        k.copy_from_slice(b);
-        Ok(Self(k))
-    }
-}
-
-/// A Falcon signing (secret) key: `0x50+logn || f || g || F`. `SK` is 1281
-/// (Falcon-512) or 2305 (Falcon-1024). Wiped on drop.
-#[derive(Clone)]
-pub struct SigningKey<const SK: usize>([u8; SK]);
-
-impl<const SK: usize> AsRef<[u8]> for SigningKey<SK> {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-impl<const SK: usize> fmt::Debug for SigningKey<SK> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SigningKey<{SK}>(..)")
-    }
-}
-
-impl<const SK: usize> Drop for SigningKey<SK> {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl<const SK: usize> ZeroizeOnDrop for SigningKey<SK> {}
-
-impl<const SK: usize> TryFrom<&[u8]> for SigningKey<SK> {
-    type Error = Error;
-    /// Checks the length, the header byte, the fixed-width encodings of f,
-    /// g, F, and that the key completes (f invertible mod q, |G| <= 127).
-    fn try_from(b: &[u8]) -> Result<Self, Error> {
-        let logn = scheme::logn_of_sk(SK);
-        pqforge_core::check_len("secret key", SK, b.len())?;
-        if logn == 9 {
-            scheme::decode_sk::<512>(b, 9)?;
-        } else {
-            scheme::decode_sk::<1024>(b, 10)?;
-        }
-        let mut k = [0u8; SK];
-        k.copy_from_slice(b);
-        Ok(Self(k))
-    }
-}
+/// The revision line of every round-3 set.
+const REVISION: &str = "Falcon round 3 (v1.2)";
 
 /// An expanded signing key (basis and normalised LDL tree in FFT form),
 /// for signing many messages with one key; `E` is the number of binary64
@@ -191,7 +177,7 @@ impl<const LOGN: u32, const E: usize> fmt::Debug for ExpandedSigningKey<LOGN, E>
     }
 }
 
-/// Checks the output buffer.
+/// Checks an output buffer of the inherent (slice-taking) helpers.
 fn need(what: &'static str, needed: usize, got: usize) -> Result<(), Error> {
     if got < needed {
         Err(Error::BufferTooSmall { what, needed, got })
@@ -200,7 +186,16 @@ fn need(what: &'static str, needed: usize, got: usize) -> Result<(), Error> {
     }
 }
 
-/// Writes a detached signature (header, nonce, body) into `out`.
+/// Length of a detached signature of format `fmt`, at most.
+const fn detached_max(logn: u32, fmt: Format) -> usize {
+    match fmt {
+        Format::Compressed => 1 + NONCE_LEN + scheme::comp_max(logn),
+        Format::Padded => scheme::padded_len(logn),
+    }
+}
+
+/// Writes a detached signature (header, nonce, body) into `out` (at least
+/// [`detached_max`] bytes), returning its length.
 fn detached<const N: usize, const T: usize>(
     key: &Key<'_, N>,
     logn: u32,
@@ -209,20 +204,16 @@ fn detached<const N: usize, const T: usize>(
     msg: &[u8],
     fmt: Format,
     out: &mut [u8],
-) -> Result<usize, Error> {
-    let total = match fmt {
-        Format::Compressed => 1 + NONCE_LEN + scheme::comp_max(logn),
-        Format::Padded => scheme::padded_len(logn),
-    };
-    need("signature", total, out.len())?;
+) -> usize {
+    let total = detached_max(logn, fmt);
     out[0] = 0x30 + logn as u8;
     out[1..=NONCE_LEN].copy_from_slice(nonce);
     let body = &mut out[1 + NONCE_LEN..total];
     let len = scheme::sign_core::<N, T>(key, logn, nonce, seed, msg, body, fmt == Format::Padded);
-    Ok(match fmt {
+    match fmt {
         Format::Compressed => 1 + NONCE_LEN + len,
         Format::Padded => total,
-    })
+    }
 }
 
 /// Draws nonce then sampler seed from `rng` (reference order); the nonce
@@ -239,9 +230,9 @@ fn draw<R: CryptoRng + ?Sized>(rng: &mut R) -> ([u8; NONCE_LEN], [u8; SEED_LEN])
 
 macro_rules! falcon_set {
     (
-        $(#[$doc:meta])* $ty:ident, $name:literal, $logn:literal, $n:literal,
+        $(#[$doc:meta])* $ty:ident, $name:literal, $stem:literal, $logn:literal, $n:literal,
         $pk:literal, $sk:literal, $sigbytes:literal, $cat:literal, $kat:expr, $hdr:literal,
-        $fmt:expr, $ek:ty, $static:ident
+        $fmt:expr, $ek:ty
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -253,166 +244,187 @@ macro_rules! falcon_set {
             /// production use (reusing a seed leaks the key).
             ///
             /// # Errors
-            /// Invalid secret key; output buffer too small.
+            /// [`Error::BufferTooSmall`] if `sig` is shorter than
+            #[doc = concat!(stringify!($sigbytes), " bytes.")]
             pub fn sign_kat_deterministic_from_seed(
-                sk: &SigningKey<$sk>,
+                sk: &SigningKey<Self>,
                 msg: &[u8],
                 nonce: &[u8; NONCE_LEN],
                 seed: &[u8; SEED_LEN],
                 sig: &mut [u8],
             ) -> Result<usize, Error> {
-                let s = scheme::decode_sk::<$n>(&sk.0, $logn)?;
-                detached::<$n, { 9 * $n }>(&Key::Dyn(&s), $logn, nonce, seed, msg, $fmt, sig)
+                need("signature", $sigbytes, sig.len())?;
+                let key = Key::Dyn(sk.prepared().state());
+                Ok(detached::<$n, { 9 * $n }>(&key, $logn, nonce, seed, msg, $fmt, sig))
             }
 
-            /// Key generation from an explicit 48-byte seed (deterministic).
+            /// Key generation from an explicit 48-byte seed (deterministic;
+            /// the same as [`SignatureScheme::keygen_derand`]).
             #[must_use]
-            pub fn keygen_kat_deterministic_from_seed(seed: &[u8; SEED_LEN]) -> (VerifyingKey<$pk>, SigningKey<$sk>) {
-                let mut pk = [0u8; $pk];
-                let mut sk = [0u8; $sk];
-                scheme::keygen_from_seed::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, &mut pk, &mut sk);
-                (VerifyingKey(pk), SigningKey(sk))
+            pub fn keygen_kat_deterministic_from_seed(
+                seed: &[u8; SEED_LEN],
+            ) -> (VerifyingKey<Self>, SigningKey<Self>) {
+                Self::keygen_derand(seed)
             }
 
             /// Expands a signing key for repeated signing.
-            ///
-            /// # Errors
-            /// Invalid secret key.
-            pub fn expand(sk: &SigningKey<$sk>) -> Result<$ek, Error> {
-                <$ek>::new(sk)
+            #[must_use]
+            pub fn expand(sk: &SigningKey<Self>) -> $ek {
+                <$ek>::new(sk.prepared().state())
             }
         }
 
-        impl Signature for $ty {
-            const INFO: AlgInfo = AlgInfo {
-                name: $name,
-                family: "Falcon",
-                kind: Kind::Sig,
-                pk_bytes: $pk,
-                sk_bytes: $sk,
-                ct_bytes: 0,
-                sig_bytes: $sigbytes,
-                ss_bytes: 0,
-                category: $cat,
-                status: Status::Draft,
-                kat: $kat,
-                kat_header: $hdr,
-                revision: "Falcon round 3 (v1.2)",
-            };
-            type VerifyingKey = VerifyingKey<$pk>;
-            type SigningKey = SigningKey<$sk>;
+        impl SignatureScheme for $ty {
+            const INFO: AlgInfo = AlgInfo::sig($name, "Falcon", $pk, $sk, $sigbytes, $cat)
+                .with_status(Status::Draft)
+                .with_kat($kat, $hdr)
+                .with_revision(REVISION)
+                .with_c_stem($stem)
+                .with_feature("falcon")
+                .with_key_forms(KeyForms::EXPANDED)
+                .with_seeds(SEED_LEN, 0);
 
-            fn keygen<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self::VerifyingKey, Self::SigningKey) {
-                let mut seed = [0u8; SEED_LEN];
-                rng.fill_bytes(&mut seed);
-                let r = Self::keygen_kat_deterministic_from_seed(&seed);
-                seed.zeroize();
-                r
+            type VkBytes = [u8; $pk];
+            type SkBytes = [u8; $sk];
+            type SigBytes = [u8; $sigbytes];
+            type KeygenSeed = [u8; SEED_LEN];
+            type VkState = FalconVkState<$n>;
+            type SkState = FalconSkState<$n>;
+
+            fn prepare_vk(vk: &[u8; $pk]) -> Result<FalconVkState<$n>, Error> {
+                scheme::decode_pk::<$n>(vk, $logn)
             }
 
-            fn sign<R: CryptoRng + ?Sized>(
-                sk: &Self::SigningKey,
+            fn prepare_sk(sk: &[u8; $sk]) -> Result<FalconSkState<$n>, Error> {
+                scheme::decode_sk::<$n>(sk, $logn)
+            }
+
+            fn keygen_derand_into(
+                seed: &[u8; SEED_LEN],
+                vk: &mut [u8; $pk],
+                sk: &mut [u8; $sk],
+            ) -> (FalconVkState<$n>, FalconSkState<$n>) {
+                scheme::keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
+            }
+
+            fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut [u8; $pk]) -> FalconVkState<$n> {
+                scheme::derive_pk::<$n>(sk.state(), $logn, vk)
+            }
+
+            /// Pure message only (round 3 defines no options).
+            fn sign_into<R: CryptoRng + ?Sized>(
+                sk: PreparedSk<'_, Self>,
                 msg: &[u8],
+                _opts: &SignOptions<'_>,
                 rng: &mut R,
                 sig: &mut [u8],
             ) -> Result<usize, Error> {
-                let s = scheme::decode_sk::<$n>(&sk.0, $logn)?;
                 let (nonce, mut seed) = draw(rng);
-                let r = detached::<$n, { 9 * $n }>(&Key::Dyn(&s), $logn, &nonce, &seed, msg, $fmt, sig);
+                let key = Key::Dyn(sk.state());
+                let len = detached::<$n, { 9 * $n }>(&key, $logn, &nonce, &seed, msg, $fmt, sig);
                 seed.zeroize();
-                r
+                Ok(len)
             }
 
-            fn verify(vk: &Self::VerifyingKey, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-                scheme::verify_detached(&vk.0, $logn, msg, sig, $fmt)
+            fn verify_prepared(
+                vk: PreparedVk<'_, Self>,
+                msg: &[u8],
+                _opts: &SignOptions<'_>,
+                sig: &[u8],
+            ) -> Result<(), Error> {
+                scheme::verify_detached(&vk.state().h, $logn, msg, sig, $fmt)
             }
 
-            fn kat_sm_bytes(mlen: usize) -> usize {
+            /// The round-3 KAT signed message, at most.
+            fn signed_message_bytes(mlen: usize) -> usize {
                 kat_sm_max($logn, mlen)
             }
 
-            fn kat_sign<R: CryptoRng + ?Sized>(
-                sk: &Self::SigningKey,
+            /// The round-3 KAT signed message (`len(2) || nonce || msg ||
+            /// 0x20+logn || compressed s2`, also for the padded sets).
+            fn sign_message_into<R: CryptoRng + ?Sized>(
+                sk: PreparedSk<'_, Self>,
                 msg: &[u8],
                 rng: &mut R,
                 sm: &mut [u8],
             ) -> Result<usize, Error> {
-                kat_sign_impl::<$n, { 9 * $n }, R>(&sk.0, $logn, msg, rng, sm)
+                Ok(kat_sign_impl::<$n, { 9 * $n }, R>(sk.state(), $logn, msg, rng, sm))
+            }
+
+            /// Opens a round-3 KAT signed message.
+            fn open_into<'m>(vk: PreparedVk<'_, Self>, sm: &'m [u8]) -> Result<&'m [u8], Error> {
+                let r = scheme::open_sm(&vk.state().h, $logn, sm)?;
+                Ok(&sm[r])
             }
         }
-
-        /// Registry adapter.
-        pub static $static: SigAlg<$ty> = SigAlg::new(&[]);
     };
 }
 
 /// Largest KAT signed message for an `mlen`-byte message: length prefix,
 /// nonce, message, header byte and the longest compressed body.
 fn kat_sm_max(logn: u32, mlen: usize) -> usize {
-    2 + NONCE_LEN + mlen + 1 + scheme::comp_max(logn)
+    (2 + NONCE_LEN + 1 + scheme::comp_max(logn)).saturating_add(mlen)
 }
 
 /// The KAT signed message (reference `crypto_sign`): 2-byte big-endian
 /// length of (header + body), nonce, message, 0x20+logn, compressed s2.
+/// `sm` has at least [`kat_sm_max`] bytes.
 fn kat_sign_impl<const N: usize, const T: usize, R: CryptoRng + ?Sized>(
-    sk: &[u8],
+    s: &FalconSkState<N>,
     logn: u32,
     msg: &[u8],
     rng: &mut R,
     sm: &mut [u8],
-) -> Result<usize, Error> {
-    let s = scheme::decode_sk::<N>(sk, logn)?;
+) -> usize {
     let total_max = kat_sm_max(logn, msg.len());
-    need("signed message", total_max, sm.len())?;
     let (nonce, mut seed) = draw(rng);
     sm[2..2 + NONCE_LEN].copy_from_slice(&nonce);
     let pm = 2 + NONCE_LEN;
     sm[pm..pm + msg.len()].copy_from_slice(msg);
     sm[pm + msg.len()] = 0x20 + logn as u8;
     let body = &mut sm[pm + msg.len() + 1..total_max];
-    let len = scheme::sign_core::<N, T>(&Key::Dyn(&s), logn, &nonce, &seed, msg, body, false);
+    let len = scheme::sign_core::<N, T>(&Key::Dyn(s), logn, &nonce, &seed, msg, body, false);
     seed.zeroize();
     let sl = len + 1;
     sm[0] = (sl >> 8) as u8;
     sm[1] = sl as u8;
-    Ok(pm + msg.len() + sl)
+    pm + msg.len() + sl
 }
 
 falcon_set!(
     /// Falcon-512 (round 3), compressed detached signatures; NIST category 1.
-    Falcon512, "falcon-512", 9, 512, 897, 1281, 690, 1, KatRng::NistDrbg, "# Falcon-512",
-    Format::Compressed, ExpandedSigningKey512, FALCON_512
+    Falcon512, "falcon-512", "falcon512", 9, 512, 897, 1281, 690, 1, KatRng::NistDrbg,
+    "# Falcon-512", Format::Compressed, ExpandedSigningKey512
 );
 falcon_set!(
     /// Falcon-1024 (round 3), compressed detached signatures; NIST category 5.
-    Falcon1024, "falcon-1024", 10, 1024, 1793, 2305, 1330, 5, KatRng::NistDrbg, "# Falcon-1024",
-    Format::Compressed, ExpandedSigningKey1024, FALCON_1024
+    Falcon1024, "falcon-1024", "falcon1024", 10, 1024, 1793, 2305, 1330, 5, KatRng::NistDrbg,
+    "# Falcon-1024", Format::Compressed, ExpandedSigningKey1024
 );
 falcon_set!(
     /// Falcon-512 (round 3), signatures padded to exactly 666 bytes.
-    FalconPadded512, "falcon-padded-512", 9, 512, 897, 1281, 666, 1, KatRng::None, "# Falcon-padded-512",
-    Format::Padded, ExpandedSigningKey512, FALCON_PADDED_512
+    FalconPadded512, "falcon-padded-512", "falconpadded512", 9, 512, 897, 1281, 666, 1,
+    KatRng::None, "# Falcon-padded-512", Format::Padded, ExpandedSigningKey512
 );
 falcon_set!(
     /// Falcon-1024 (round 3), signatures padded to exactly 1280 bytes.
-    FalconPadded1024, "falcon-padded-1024", 10, 1024, 1793, 2305, 1280, 5, KatRng::None, "# Falcon-padded-1024",
-    Format::Padded, ExpandedSigningKey1024, FALCON_PADDED_1024
+    FalconPadded1024, "falcon-padded-1024", "falconpadded1024", 10, 1024, 1793, 2305, 1280, 5,
+    KatRng::None, "# Falcon-padded-1024", Format::Padded, ExpandedSigningKey1024
 );
 
 macro_rules! expanded_impl {
-    ($logn:literal, $n:literal, $e:literal, $sk:literal) => {
+    ($logn:literal, $n:literal, $e:literal) => {
         impl ExpandedSigningKey<$logn, $e> {
-            /// Expands `sk` (decodes f, g, F, recomputes G, builds the tree).
-            ///
-            /// # Errors
-            /// Invalid secret key.
-            pub fn new(sk: &SigningKey<$sk>) -> Result<Self, Error> {
-                let s = scheme::decode_sk::<$n>(&sk.0, $logn)?;
+            /// Expands a prepared signing key (builds the basis and the
+            /// tree from the decoded f, g, F, G); `SigningKey::prepared().state()`
+            /// gives one, or use the sets' `expand`.
+            #[must_use]
+            pub fn new(sk: &FalconSkState<$n>) -> Self {
                 let mut data = [fpr::ZERO; $e];
                 let mut tmp = [fpr::ZERO; { 6 * $n }];
-                sign::expand_privkey(&mut data, &s.f, &s.g, &s.ff, &s.gg, $logn, &mut tmp);
+                sign::expand_privkey(&mut data, &sk.f, &sk.g, &sk.ff, &sk.gg, $logn, &mut tmp);
                 tmp.zeroize();
-                Ok(Self { data })
+                Self { data }
             }
 
             fn sign_with(
@@ -424,11 +436,14 @@ macro_rules! expanded_impl {
                 sig: &mut [u8],
             ) -> Result<usize, Error> {
                 let fmt = if padded { Format::Padded } else { Format::Compressed };
-                detached::<$n, { 6 * $n }>(&Key::Tree(&self.data), $logn, nonce, seed, msg, fmt, sig)
+                need("signature", detached_max($logn, fmt), sig.len())?;
+                let key = Key::Tree(&self.data);
+                Ok(detached::<$n, { 6 * $n }>(&key, $logn, nonce, seed, msg, fmt, sig))
             }
 
-            /// Signs `msg` (randomised): compressed format, or padded when
-            /// `padded`; same bytes as the dynamic signer for the same
+            /// Signs `msg` (randomised, drawing like
+            /// [`SignatureScheme::sign`]): compressed format, or padded when
+            /// `padded`; same bytes as the decoded key for the same
             /// randomness.
             ///
             /// # Errors
@@ -465,22 +480,8 @@ macro_rules! expanded_impl {
     };
 }
 
-expanded_impl!(9, 512, 7168, 1281);
-expanded_impl!(10, 1024, 15360, 2305);
-
-/// Verifies a KAT-format signed message and returns the message part.
-///
-/// # Errors
-/// [`Error::Verification`] for every rejected input.
-pub fn open_signed_message<'a>(pk: &[u8], sm: &'a [u8]) -> Result<&'a [u8], Error> {
-    let logn = match pk.first() {
-        Some(9) => 9,
-        Some(10) => 10,
-        _ => return Err(Error::Verification),
-    };
-    let r = scheme::open_sm(pk, logn, sm)?;
-    Ok(&sm[r])
-}
+expanded_impl!(9, 512, 7168);
+expanded_impl!(10, 1024, 15360);
 
 /// Nonce length of every Falcon signature.
 pub const NONCE_BYTES: usize = NONCE_LEN;
@@ -490,5 +491,9 @@ pub const SEED_BYTES: usize = SEED_LEN;
 const _: () = {
     assert!(scheme::pk_len(9) == 897 && scheme::pk_len(10) == 1793);
     assert!(scheme::sk_len(9) == 1281 && scheme::sk_len(10) == 2305);
+    // Detached signatures: at most 688 / 1328 bytes (the 690 / 1330 of
+    // `sig_bytes` are NIST's CRYPTO_BYTES, with the 2-byte length).
+    assert!(detached_max(9, Format::Compressed) == 688);
+    assert!(detached_max(10, Format::Compressed) == 1328);
     assert!(sign::expanded_key_size(9) == 7168 && sign::expanded_key_size(10) == 15360);
 };

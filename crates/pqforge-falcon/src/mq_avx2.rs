@@ -472,19 +472,17 @@ mod tests {
         if !pqforge_core::cpu::avx2() {
             return;
         }
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut r = pqforge_core::testing::TestRng::new(0x1234_5678_9abc_def0);
         for logn in [9u32, 10] {
             let n = 1usize << logn;
             for k in 0..50 {
                 let mut a = [0u16; 1024];
                 for x in &mut a[..n] {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
+                    let v = r.next_u64();
                     *x = match k {
                         0 => 0,
                         1 => 12288,
-                        _ => (seed % 12289) as u16,
+                        _ => (v % 12289) as u16,
                     };
                 }
                 let mut b = a;

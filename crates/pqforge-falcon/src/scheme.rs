@@ -5,9 +5,11 @@
 //! seed for SHAKE256; signing draws the 40-byte nonce, then a 48-byte seed
 //! for the SHAKE256 that seeds the sampler PRNG.
 
+use core::fmt;
+
 use pqforge_core::Error;
 use pqforge_core::keccak::Shake256;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::codec::{
     MAX_FG_BITS, MAX_FG_BITS_BIG, comp_decode, comp_encode, modq_decode, modq_encode,
@@ -16,7 +18,9 @@ use crate::codec::{
 use crate::ct_util::{declassify, declassify_bool};
 use crate::fpr::{self, Fpr};
 use crate::rng::shake_from_seed;
-use crate::vrfy::{complete_private, hash_to_point, to_ntt_monty, verify_raw};
+use crate::vrfy::{
+    complete_from_h, complete_private, compute_public, hash_to_point, to_ntt_monty, verify_raw,
+};
 use crate::{keygen, sign};
 
 /// Nonce length in bytes.
@@ -54,38 +58,64 @@ pub(crate) const fn padded_len(logn: u32) -> usize {
     if logn == 9 { 666 } else { 1280 }
 }
 
-/// Which logn a public-key length belongs to.
-pub(crate) const fn logn_of_pk(len: usize) -> u32 {
-    if len == pk_len(9) { 9 } else { 10 }
+/// A prepared Falcon verifying key: h in NTT + Montgomery form, what
+/// [`pqforge_core::SignatureScheme::prepare_vk`] derives (decoded and
+/// checked once, so verification skips the decoding and one NTT).
+/// `N` = 512 or 1024.
+#[derive(Clone, PartialEq, Eq)]
+pub struct FalconVkState<const N: usize> {
+    pub(crate) h: [u16; N],
 }
 
-/// Which logn a secret-key length belongs to.
-pub(crate) const fn logn_of_sk(len: usize) -> u32 {
-    if len == sk_len(9) { 9 } else { 10 }
+impl<const N: usize> Default for FalconVkState<N> {
+    fn default() -> Self {
+        Self { h: [0; N] }
+    }
 }
 
-/// Checks a public-key encoding (header 0x00+logn, 14-bit values < q,
-/// exact length).
-pub(crate) fn check_pk(pk: &[u8], logn: u32) -> Result<(), Error> {
-    pqforge_core::check_len("public key", pk_len(logn), pk.len())?;
+impl<const N: usize> fmt::Debug for FalconVkState<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FalconVkState<{N}>")
+    }
+}
+
+/// Checks a public-key encoding (header 0x00+logn, 14-bit values < q; the
+/// length is the array's) and converts h for [`verify_raw`].
+pub(crate) fn decode_pk<const N: usize>(pk: &[u8], logn: u32) -> Result<FalconVkState<N>, Error> {
     if pk[0] != logn as u8 {
         return Err(Error::Encoding("public key header"));
     }
-    let mut h = [0u16; 1024];
-    modq_decode(&mut h[..1 << logn], &pk[1..]).ok_or(Error::Encoding("public key coefficient"))?;
-    Ok(())
+    let mut st = FalconVkState::default();
+    modq_decode(&mut st.h, &pk[1..]).ok_or(Error::Encoding("public key coefficient"))?;
+    to_ntt_monty(&mut st.h, logn);
+    Ok(st)
 }
 
-/// The decoded secret polynomials (G recomputed), wiped on drop.
-pub(crate) struct SecretPolys<const N: usize> {
+/// A prepared Falcon signing key: the decoded f, g, F and the recomputed
+/// G (`N` coefficients each), what
+/// [`pqforge_core::SignatureScheme::prepare_sk`] derives after every
+/// check of the encoding, the completion and the NTRU equation. Signing
+/// uses it directly. Wiped on drop.
+pub struct FalconSkState<const N: usize> {
     pub(crate) f: [i8; N],
     pub(crate) g: [i8; N],
     pub(crate) ff: [i8; N],
     pub(crate) gg: [i8; N],
 }
 
-impl<const N: usize> Drop for SecretPolys<N> {
-    fn drop(&mut self) {
+impl<const N: usize> Default for FalconSkState<N> {
+    fn default() -> Self {
+        Self {
+            f: [0; N],
+            g: [0; N],
+            ff: [0; N],
+            gg: [0; N],
+        }
+    }
+}
+
+impl<const N: usize> Zeroize for FalconSkState<N> {
+    fn zeroize(&mut self) {
         self.f.zeroize();
         self.g.zeroize();
         self.ff.zeroize();
@@ -93,18 +123,27 @@ impl<const N: usize> Drop for SecretPolys<N> {
     }
 }
 
+impl<const N: usize> Drop for FalconSkState<N> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<const N: usize> ZeroizeOnDrop for FalconSkState<N> {}
+
+impl<const N: usize> fmt::Debug for FalconSkState<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FalconSkState<{N}>(..)")
+    }
+}
+
 /// Decodes and completes a secret key: header 0x50+logn, f, g, F, then G
 /// from f G - g F = q. CT: only the overall validity bit is declassified.
 /// Not inlined, so that its scratch is off the stack while signing.
 #[inline(never)]
-pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<SecretPolys<N>, Error> {
+pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FalconSkState<N>, Error> {
     pqforge_core::check_len("secret key", sk_len(logn), sk.len())?;
-    let mut s = SecretPolys {
-        f: [0; N],
-        g: [0; N],
-        ff: [0; N],
-        gg: [0; N],
-    };
+    let mut s = FalconSkState::<N>::default();
     let mut ok = pqforge_core::ct::eq_mask_u32(u32::from(sk[0]), 0x50 + logn);
     let fgb = MAX_FG_BITS[logn as usize];
     let mut u = 1;
@@ -135,23 +174,37 @@ pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<SecretPo
     Ok(s)
 }
 
-/// Key generation from a 48-byte seed (the SHAKE256 input). `T` >= 8N
-/// (u32 scratch), `FT` >= 3N (floating-point scratch).
-pub(crate) fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
+/// Key generation from a 48-byte seed (the SHAKE256 input): writes the
+/// encoded keys and returns their prepared states. `T` >= 8N (u32
+/// scratch), `FT` >= 3N (floating-point scratch).
+pub(crate) fn keygen<const N: usize, const T: usize, const FT: usize>(
     seed: &[u8; SEED_LEN],
     logn: u32,
     pk: &mut [u8],
     sk: &mut [u8],
+) -> (FalconVkState<N>, FalconSkState<N>) {
+    let mut out = (FalconVkState::<N>::default(), FalconSkState::<N>::default());
+    keygen_from_seed::<N, T, FT>(seed, logn, pk, sk, &mut out.1, &mut out.0);
+    complete_generated(&mut out.1, &out.0, logn);
+    out
+}
+
+/// The key generation proper: f, g, F into `st`, h into `vst`, the
+/// encoded keys into `pk` and `sk`.
+#[inline(never)]
+fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
+    seed: &[u8; SEED_LEN],
+    logn: u32,
+    pk: &mut [u8],
+    sk: &mut [u8],
+    st: &mut FalconSkState<N>,
+    vst: &mut FalconVkState<N>,
 ) {
     let mut rng = shake_from_seed(seed);
-    let mut f = [0i8; N];
-    let mut g = [0i8; N];
-    let mut ff = [0i8; N];
-    let mut h = [0u16; N];
     let mut tmp = [0u32; T];
     let mut ftmp = [fpr::ZERO; FT];
     keygen::keygen(
-        &mut rng, &mut f, &mut g, &mut ff, &mut h, logn, &mut tmp, &mut ftmp,
+        &mut rng, &mut st.f, &mut st.g, &mut st.ff, &mut vst.h, logn, &mut tmp, &mut ftmp,
     );
     drop(rng);
     tmp.zeroize();
@@ -160,18 +213,55 @@ pub(crate) fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
     sk[0] = 0x50 + logn as u8;
     let fgb = MAX_FG_BITS[logn as usize];
     let mut u = 1;
-    u += trim_i8_encode(&mut sk[u..], &f, fgb);
-    u += trim_i8_encode(&mut sk[u..], &g, fgb);
-    u += trim_i8_encode(&mut sk[u..], &ff, MAX_FG_BITS_BIG[logn as usize]);
+    u += trim_i8_encode(&mut sk[u..], &st.f, fgb);
+    u += trim_i8_encode(&mut sk[u..], &st.g, fgb);
+    u += trim_i8_encode(&mut sk[u..], &st.ff, MAX_FG_BITS_BIG[logn as usize]);
     debug_assert_eq!(u, sk.len());
-    f.zeroize();
-    g.zeroize();
-    ff.zeroize();
 
-    pk[0] = logn as u8;
-    modq_encode(&mut pk[1..], &h);
+    public_key_out(vst, logn, pk);
+}
+
+/// Encodes h (plain form) into `pk` and converts it to the prepared form.
+fn public_key_out<const N: usize>(vst: &mut FalconVkState<N>, logn: u32, pk: &mut [u8]) {
     // CT: the public key is a public output.
+    vst.h = pqforge_core::ctgrind::declassify_val(vst.h);
+    pk[0] = logn as u8;
+    modq_encode(&mut pk[1..], &vst.h);
     declassify(pk);
+    to_ntt_monty(&mut vst.h, logn);
+}
+
+/// G of a freshly generated key (key generation outputs f, g, F): G = F h
+/// with the prepared h. Not inlined, so that its scratch is off the stack
+/// during key generation.
+#[inline(never)]
+fn complete_generated<const N: usize>(
+    st: &mut FalconSkState<N>,
+    vst: &FalconVkState<N>,
+    logn: u32,
+) {
+    let mut t = [0u16; N];
+    let done = complete_from_h(&mut st.gg, &st.ff, &vst.h, logn, &mut t);
+    debug_assert!(done, "a generated key completes");
+    t.zeroize();
+}
+
+/// The public key of a prepared signing key: h = g / f mod q, encoded
+/// into `pk` (`0x00+logn || h`), with its prepared state.
+#[inline(never)]
+pub(crate) fn derive_pk<const N: usize>(
+    st: &FalconSkState<N>,
+    logn: u32,
+    pk: &mut [u8],
+) -> FalconVkState<N> {
+    let mut vst = FalconVkState::<N>::default();
+    let mut t = [0u16; N];
+    // f is invertible mod q: prepare_sk checked that the key completes.
+    let inv = compute_public(&mut vst.h, &st.f, &st.g, logn, &mut t);
+    debug_assert!(inv, "a prepared key has f invertible");
+    t.zeroize();
+    public_key_out(&mut vst, logn, pk);
+    vst
 }
 
 /// hm = HashToPoint(SHAKE256(nonce || msg)).
@@ -192,7 +282,7 @@ fn declassify_s2(s2: &mut [i16]) {
 /// Where the signature body goes and how long it may be.
 pub(crate) enum Key<'a, const N: usize> {
     /// Decoded (f, g, F, G): dynamic signing.
-    Dyn(&'a SecretPolys<N>),
+    Dyn(&'a FalconSkState<N>),
     /// Expanded key (basis + tree).
     Tree(&'a [Fpr]),
 }
@@ -235,9 +325,10 @@ pub(crate) fn sign_core<const N: usize, const T: usize>(
 }
 
 /// Verification of a detached signature (header, nonce, body) in format
-/// `fmt`. Every rejection is [`Error::Verification`].
+/// `fmt` under the prepared public key `h` (NTT + Montgomery form). Every
+/// rejection is [`Error::Verification`].
 pub(crate) fn verify_detached(
-    pk: &[u8],
+    h: &[u16],
     logn: u32,
     msg: &[u8],
     sig: &[u8],
@@ -273,30 +364,22 @@ pub(crate) fn verify_detached(
     if !rest_ok {
         return fail;
     }
-    verify_body(pk, logn, nonce, msg, &s2[..n])
+    verify_body(h, logn, nonce, msg, &s2[..n])
 }
 
-/// The common tail: decode h, hash, check the norm.
+/// The common tail: hash, check the norm (`h` prepared).
 pub(crate) fn verify_body(
-    pk: &[u8],
+    h: &[u16],
     logn: u32,
     nonce: &[u8],
     msg: &[u8],
     s2: &[i16],
 ) -> Result<(), Error> {
     let n = 1usize << logn;
-    if pk.len() != pk_len(logn) || pk[0] != logn as u8 {
-        return Err(Error::Verification);
-    }
-    let mut h = [0u16; 1024];
-    if modq_decode(&mut h[..n], &pk[1..]).is_none() {
-        return Err(Error::Verification);
-    }
-    to_ntt_monty(&mut h[..n], logn);
     let mut hm = [0u16; 1024];
     hash_message(nonce, msg, &mut hm[..n]);
     let mut tmp = [0u16; 1024];
-    if verify_raw(&hm[..n], s2, &h[..n], logn, &mut tmp) {
+    if verify_raw(&hm[..n], s2, h, logn, &mut tmp) {
         Ok(())
     } else {
         Err(Error::Verification)
@@ -305,7 +388,7 @@ pub(crate) fn verify_body(
 
 /// Verification of a KAT signed message `sm` (2-byte length, nonce,
 /// message, 0x20+logn, compressed s2); returns the message range.
-pub(crate) fn open_sm(pk: &[u8], logn: u32, sm: &[u8]) -> Result<core::ops::Range<usize>, Error> {
+pub(crate) fn open_sm(h: &[u16], logn: u32, sm: &[u8]) -> Result<core::ops::Range<usize>, Error> {
     let n = 1usize << logn;
     if sm.len() < 3 + NONCE_LEN {
         return Err(Error::Verification);
@@ -327,7 +410,7 @@ pub(crate) fn open_sm(pk: &[u8], logn: u32, sm: &[u8]) -> Result<core::ops::Rang
         _ => return Err(Error::Verification),
     }
     verify_body(
-        pk,
+        h,
         logn,
         &sm[2..2 + NONCE_LEN],
         &sm[2 + NONCE_LEN..hdr],

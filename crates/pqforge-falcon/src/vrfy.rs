@@ -220,7 +220,9 @@ pub(crate) const L2BOUND: [u32; 11] = [
 ];
 
 /// ||(s1, s2)||^2 <= bound, saturating on overflow (returns the
-/// comparison as a bool; constant time in the values).
+/// comparison as a bool; constant time in the values). The reference of
+/// [`verify_raw`]'s streamed norm.
+#[cfg(test)]
 pub(crate) fn is_short(s1: &[i16], s2: &[i16], logn: u32) -> bool {
     let mut s = 0u32;
     let mut ng = 0u32;
@@ -263,14 +265,56 @@ pub(crate) fn verify_raw(c0: &[u16], s2: &[i16], h: &[u16], logn: u32, tmp: &mut
         *t = mq_montymul(u32::from(*t), u32::from(hh)) as u16;
     }
     mq_intt(tt, logn);
-    let mut s1 = [0i16; 1024];
+    // s1 = c0 - s2 h is not stored: its squared norm is summed as it is
+    // computed (saturating like `is_short`, which gives the same verdict:
+    // the partial sums only grow, in either order), then s2 is added.
+    let mut sqn = 0u32;
+    let mut ng = 0u32;
     for u in 0..n {
         let w = mq_sub(u32::from(tt[u]), u32::from(c0[u])) as i32;
         // Centre into -(q-1)/2 .. (q-1)/2.
         let w = w - (Q & (((Q >> 1).wrapping_sub(w as u32)) >> 31).wrapping_neg()) as i32;
-        s1[u] = w as i16;
+        let w = i32::from(w as i16);
+        sqn = sqn.wrapping_add((w * w) as u32);
+        ng |= sqn;
     }
-    is_short(&s1[..n], s2, logn)
+    sqn |= (ng >> 31).wrapping_neg();
+    is_short_half_mask(sqn, s2, logn) == u32::MAX
+}
+
+/// G = F h mod q, centred, from F and a public key h in NTT + Montgomery
+/// form (key generation completing a fresh key: f G - g F = q gives
+/// G = g F / f = h F). Returns false if a value is outside [-127, 127].
+/// `tmp` holds n values. CT: only the final validity bit is declassified.
+pub(crate) fn complete_from_h(
+    gg: &mut [i8],
+    ff: &[i8],
+    h: &[u16],
+    logn: u32,
+    tmp: &mut [u16],
+) -> bool {
+    let n = 1usize << logn;
+    let tt = &mut tmp[..n];
+    for (t, &x) in tt.iter_mut().zip(ff) {
+        *t = mq_conv_small(i32::from(x)) as u16;
+    }
+    mq_ntt(tt, logn);
+    for (t, &hh) in tt.iter_mut().zip(h) {
+        *t = mq_montymul(u32::from(*t), u32::from(hh)) as u16;
+    }
+    mq_intt(tt, logn);
+    let mut bad = 0u32;
+    for u in 0..n {
+        let w = u32::from(tt[u]);
+        let w = w.wrapping_sub(Q & !((w.wrapping_sub(Q >> 1)) >> 31).wrapping_neg());
+        let gi = w as i32;
+        // |gi| > 127 is bad.
+        bad |= pqforge_core::ct::lt_mask_u32(254, (gi + 127) as u32);
+        gg[u] = gi as i8;
+    }
+    // CT: whether the key completes is public (it always does for a key
+    // that key generation accepted).
+    !declassify_bool(bad != 0)
 }
 
 /// h = g / f mod q. Returns false (keygen retries) when f is not
@@ -427,6 +471,50 @@ mod tests {
             assert!(!is_short(&big[..n], &big[..n], logn));
             assert_eq!(is_short_half_mask(u32::MAX, &s2[..n], logn), 0);
         }
+    }
+
+    /// The streamed norm of `verify_raw` gives the verdict of `is_short`
+    /// on the stored s1, on inputs around the bound: c0 = s2 h + s1 for
+    /// known small s1, s2 and a random h.
+    #[test]
+    fn verify_raw_matches_is_short() {
+        let mut r = pqforge_core::testing::TestRng::new(0x5EED);
+        let mut seen = [0usize; 2];
+        for logn in [9u32, 10] {
+            let n = 1usize << logn;
+            for trial in 0..60 {
+                let mut h = [0u16; 1024];
+                for x in &mut h[..n] {
+                    *x = r.below(Q as usize) as u16;
+                }
+                // Coefficients uniform in [-a, a], a around the bound.
+                let a = 250 + trial * 2;
+                let mut s1 = [0i16; 1024];
+                let mut s2 = [0i16; 1024];
+                for x in s1[..n].iter_mut().chain(&mut s2[..n]) {
+                    *x = (r.below(2 * a + 1) as i32 - a as i32) as i16;
+                }
+                let mut tt = [0u16; 1024];
+                for (t, &s) in tt.iter_mut().zip(&s2[..n]) {
+                    *t = mq_conv_small(i32::from(s)) as u16;
+                }
+                mq_ntt(&mut tt[..n], logn);
+                for (t, &hh) in tt.iter_mut().zip(&h[..n]) {
+                    *t = mq_montymul(u32::from(*t), u32::from(hh)) as u16;
+                }
+                mq_intt(&mut tt[..n], logn);
+                let mut c0 = [0u16; 1024];
+                for u in 0..n {
+                    c0[u] = mq_add(u32::from(tt[u]), mq_conv_small(i32::from(s1[u]))) as u16;
+                }
+                let want = is_short(&s1[..n], &s2[..n], logn);
+                let mut tmp = [0u16; 1024];
+                let got = verify_raw(&c0[..n], &s2[..n], &h[..n], logn, &mut tmp);
+                assert_eq!(got, want, "logn {logn} trial {trial}");
+                seen[usize::from(got)] += 1;
+            }
+        }
+        assert!(seen[0] > 10 && seen[1] > 10, "{seen:?}");
     }
 
     /// The compile-time NTT tables match the reference values at a few

@@ -919,6 +919,8 @@ pub(crate) fn zint_one_to_plain(x: u32) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use pqforge_core::testing::TestRng;
+
     use super::*;
 
     /// NTT products against schoolbook negacyclic products mod p, for
@@ -928,13 +930,7 @@ mod tests {
     /// `--cfg pqforge_backend="portable"` for the scalar one).
     #[test]
     fn ntt_products_match_schoolbook() {
-        let mut seed = 0x0123_4567_89AB_CDEFu64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut r = TestRng::new(0x0123_4567_89AB_CDEF);
         for pi in [0usize, 7, 100] {
             let SmallPrime { p, g, .. } = prime(pi);
             let p0i = modp_ninv31(p);
@@ -944,8 +940,8 @@ mod tests {
                 let mut gm = [0u32; 1024];
                 let mut igm = [0u32; 1024];
                 modp_mkgm2(&mut gm, &mut igm, logn, g, p, p0i);
-                let a: [u32; 1024] = core::array::from_fn(|_| (next() % u64::from(p)) as u32);
-                let b: [u32; 1024] = core::array::from_fn(|_| (next() % u64::from(p)) as u32);
+                let a: [u32; 1024] = core::array::from_fn(|_| (r.next_u64() % u64::from(p)) as u32);
+                let b: [u32; 1024] = core::array::from_fn(|_| (r.next_u64() % u64::from(p)) as u32);
                 // Schoolbook a * b mod (x^n + 1, p).
                 let mut want = [0u64; 1024];
                 for i in 0..n {
@@ -992,13 +988,7 @@ mod tests {
     #[test]
     fn mod_small_signed_all_matches() {
         let mut src = [0u32; 7 * 5];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for x in &mut src {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            *x = (seed as u32) & 0x7FFF_FFFF;
-        }
+        words(&mut TestRng::new(0x9E37_79B9_7F4A_7C15), &mut src);
         let c = prime(3);
         let p0i = modp_ninv31(c.p);
         let r2 = modp_r2(c.p, p0i);
@@ -1033,13 +1023,10 @@ mod tests {
         }
     }
 
-    /// xorshift words, 31-bit.
-    fn words(seed: &mut u64, out: &mut [u32]) {
+    /// Random 31-bit words.
+    fn words(r: &mut TestRng, out: &mut [u32]) {
         for x in out {
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
-            *x = (*seed as u32) & 0x7FFF_FFFF;
+            *x = r.next_u32() & 0x7FFF_FFFF;
         }
     }
 
@@ -1047,9 +1034,9 @@ mod tests {
     /// (dispatched: AVX2 when available).
     #[test]
     fn mod_small_signed_rns_matches() {
-        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut rng = TestRng::new(0x1234_5678_9ABC_DEF1);
         let mut src = [0u32; 3 * 40];
-        words(&mut seed, &mut src);
+        words(&mut rng, &mut src);
         for (len, u0, u1) in [
             (1usize, 0usize, 3usize),
             (7, 2, 21),
@@ -1075,15 +1062,15 @@ mod tests {
     /// Fused multiply-accumulate (dispatched) equals one product at a time.
     #[test]
     fn add_mul_fused_matches() {
-        let mut seed = 0x0F0F_1234_5555_AAAAu64;
+        let mut rng = TestRng::new(0x0F0F_1234_5555_AAAA);
         for (nv, tl) in [(1usize, 1usize), (2, 9), (5, 16), (32, 23)] {
             let mut ys = [0u32; 32 * 23];
-            words(&mut seed, &mut ys[..nv * tl]);
+            words(&mut rng, &mut ys[..nv * tl]);
             let mut x = [0u32; 23];
-            words(&mut seed, &mut x[..tl]);
+            words(&mut rng, &mut x[..tl]);
             let mut c = [0i64; 32];
             let mut cw = [0u32; 32];
-            words(&mut seed, &mut cw);
+            words(&mut rng, &mut cw);
             // Coefficients spread over -(2^31 - 1) ..= 2^31 - 1.
             for (cv, &w) in c.iter_mut().zip(&cw) {
                 *cv = 2 * i64::from(w) - (1i64 << 31) + 1;
@@ -1110,10 +1097,10 @@ mod tests {
     /// CRT reconstruction (dispatched) equals the portable one.
     #[test]
     fn rebuild_crt_matches_portable() {
-        let mut seed = 0xDEAD_BEEF_0123_4567u64;
+        let mut rng = TestRng::new(0xDEAD_BEEF_0123_4567);
         for (xlen, num) in [(1usize, 3usize), (2, 4), (9, 5), (30, 8), (17, 2)] {
             let mut a = [0u32; 8 * 31];
-            words(&mut seed, &mut a);
+            words(&mut rng, &mut a);
             // Residues must be below their primes.
             for v in 0..num {
                 for u in 0..xlen {
@@ -1135,14 +1122,14 @@ mod tests {
     /// Bezout: x u - y v = 1 with 0 <= u <= y, 0 <= v <= x.
     #[test]
     fn bezout_solves() {
-        let mut seed = 0x5555_0000_1111_2222u64;
+        let mut rng = TestRng::new(0x5555_0000_1111_2222);
         let mut found = 0;
         for len in [1usize, 2, 5, 12] {
             for _ in 0..20 {
                 let mut x = [0u32; 12];
                 let mut y = [0u32; 12];
-                words(&mut seed, &mut x[..len]);
-                words(&mut seed, &mut y[..len]);
+                words(&mut rng, &mut x[..len]);
+                words(&mut rng, &mut y[..len]);
                 x[0] |= 1;
                 y[0] |= 1;
                 let (mut u, mut v, mut t) = ([0u32; 12], [0u32; 12], [0u32; 48]);

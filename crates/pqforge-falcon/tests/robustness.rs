@@ -3,11 +3,14 @@
 //! error), never a panic.
 
 use pqforge_core::kat::KatSource;
-use pqforge_core::{DynSig, Error, KatRng, Signature};
-use pqforge_falcon::{
-    FALCON_512, FALCON_1024, FALCON_PADDED_512, FALCON_PADDED_1024, Falcon512, Falcon1024,
-    FalconPadded512, FalconPadded1024,
-};
+use pqforge_core::{DynSig, Error, KatRng, SigAlg, SignOptions, SignatureScheme, SigningKey};
+use pqforge_falcon::{Falcon512, Falcon1024, FalconPadded512, FalconPadded1024, SCHEMES};
+
+const FALCON_512: &dyn DynSig = SigAlg::<Falcon512>::DYN;
+const FALCON_1024: &dyn DynSig = SigAlg::<Falcon1024>::DYN;
+const FALCON_PADDED_512: &dyn DynSig = SigAlg::<FalconPadded512>::DYN;
+const FALCON_PADDED_1024: &dyn DynSig = SigAlg::<FalconPadded1024>::DYN;
+const PURE: SignOptions<'static> = SignOptions::new();
 
 fn rng(tag: u8) -> KatSource {
     KatSource::new(KatRng::NistDrbg, &[tag; 48])
@@ -60,12 +63,12 @@ fn check_padded_vectors(section: &str, alg: &dyn DynSig, sig_len: usize) {
     assert_eq!(vs.len(), 5, "{section}");
     for (i, (pk, msg, sig)) in vs.iter().enumerate() {
         assert_eq!(sig.len(), sig_len);
-        alg.verify(pk, msg, sig)
+        alg.verify(pk, msg, &PURE, sig)
             .unwrap_or_else(|e| panic!("{section} vector {i}: {e}"));
         let mut m2 = msg.clone();
         m2[0] ^= 1;
         assert_eq!(
-            alg.verify(pk, &m2, sig),
+            alg.verify(pk, &m2, &PURE, sig),
             Err(Error::Verification),
             "{section} {i}: message flip"
         );
@@ -73,7 +76,7 @@ fn check_padded_vectors(section: &str, alg: &dyn DynSig, sig_len: usize) {
         for bit in 0..8 * s2.len() {
             s2[bit / 8] ^= 1 << (bit % 8);
             assert_eq!(
-                alg.verify(pk, msg, &s2),
+                alg.verify(pk, msg, &PURE, &s2),
                 Err(Error::Verification),
                 "{section} vector {i}: bit {bit} flipped was accepted"
             );
@@ -86,12 +89,12 @@ fn check_padded_vectors(section: &str, alg: &dyn DynSig, sig_len: usize) {
 
 #[test]
 fn padded_vectors_512_every_bit_flip() {
-    check_padded_vectors("falcon-padded-512", &FALCON_PADDED_512, 666);
+    check_padded_vectors("falcon-padded-512", FALCON_PADDED_512, 666);
 }
 
 #[test]
 fn padded_vectors_1024_every_bit_flip() {
-    check_padded_vectors("falcon-padded-1024", &FALCON_PADDED_1024, 1280);
+    check_padded_vectors("falcon-padded-1024", FALCON_PADDED_1024, 1280);
 }
 
 /// Test-side encoder of the compressed format (specification section
@@ -140,7 +143,9 @@ fn comp_decode_test(body: &[u8], n: usize) -> Vec<i16> {
 
 fn sign_dyn(alg: &dyn DynSig, sk: &[u8], msg: &[u8], tag: u8) -> Vec<u8> {
     let mut sig = vec![0u8; alg.info().sig_bytes];
-    let n = alg.sign(&mut rng(tag), sk, msg, &mut sig).expect("sign");
+    let n = alg
+        .sign(&mut rng(tag), sk, msg, &PURE, &mut sig)
+        .expect("sign");
     sig.truncate(n);
     sig
 }
@@ -153,13 +158,13 @@ fn malformed_cases(alg: &dyn DynSig, logn: u32, padded: bool) {
         .expect("keygen");
     let msg = b"robustness";
     let sig = sign_dyn(alg, &sk, msg, 1);
-    alg.verify(&pk, msg, &sig).expect("valid");
+    alg.verify(&pk, msg, &PURE, &sig).expect("valid");
     if padded {
         assert_eq!(sig.len(), info.sig_bytes);
     }
     let rej = |s: &[u8], what: &str| {
         assert_eq!(
-            alg.verify(&pk, msg, s),
+            alg.verify(&pk, msg, &PURE, s),
             Err(Error::Verification),
             "{}: {what}",
             info.name
@@ -226,7 +231,8 @@ fn malformed_cases(alg: &dyn DynSig, logn: u32, padded: bool) {
             }
             let mut s = sig[..41].to_vec();
             s.extend_from_slice(&body);
-            alg.verify(&pk, msg, &s).expect("canonical re-encoding");
+            alg.verify(&pk, msg, &PURE, &s)
+                .expect("canonical re-encoding");
             found = true;
             break;
         }
@@ -269,24 +275,27 @@ fn malformed_cases(alg: &dyn DynSig, logn: u32, padded: bool) {
     bad_pk[1] = (v >> 6) as u8;
     bad_pk[2] = (bad_pk[2] & 0x03) | (((v & 0x3F) as u8) << 2);
     assert!(
-        alg.verify(&bad_pk, msg, &sig).is_err(),
+        alg.verify(&bad_pk, msg, &PURE, &sig).is_err(),
         "pk coefficient q accepted"
     );
     let mut bad_pk = pk.clone();
     bad_pk[1] = 0xFF;
     bad_pk[2] |= 0xFC;
     assert!(
-        alg.verify(&bad_pk, msg, &sig).is_err(),
+        alg.verify(&bad_pk, msg, &PURE, &sig).is_err(),
         "pk coefficient 16383 accepted"
     );
     let mut bad_pk = pk.clone();
     bad_pk[0] ^= 1;
-    assert!(alg.verify(&bad_pk, msg, &sig).is_err(), "pk header");
+    assert!(alg.verify(&bad_pk, msg, &PURE, &sig).is_err(), "pk header");
     let mut long_pk = pk.clone();
     long_pk.push(0);
-    assert!(alg.verify(&long_pk, msg, &sig).is_err(), "pk trailing byte");
     assert!(
-        alg.verify(&pk[..pk.len() - 1], msg, &sig).is_err(),
+        alg.verify(&long_pk, msg, &PURE, &sig).is_err(),
+        "pk trailing byte"
+    );
+    assert!(
+        alg.verify(&pk[..pk.len() - 1], msg, &PURE, &sig).is_err(),
         "pk truncated"
     );
 
@@ -294,114 +303,185 @@ fn malformed_cases(alg: &dyn DynSig, logn: u32, padded: bool) {
     let mut bad_sk = sk.clone();
     bad_sk[0] ^= 1;
     assert!(
-        alg.sign(&mut rng(9), &bad_sk, msg, &mut vec![0u8; info.sig_bytes])
-            .is_err()
+        alg.sign(
+            &mut rng(9),
+            &bad_sk,
+            msg,
+            &PURE,
+            &mut vec![0u8; info.sig_bytes]
+        )
+        .is_err()
     );
     let mut bad_sk = sk.clone();
     bad_sk[1] = 0x80; // f_0 = 100000 (6 bits) or 10000 (5 bits): reserved
     assert!(
-        alg.sign(&mut rng(9), &bad_sk, msg, &mut vec![0u8; info.sig_bytes])
-            .is_err()
+        alg.sign(
+            &mut rng(9),
+            &bad_sk,
+            msg,
+            &PURE,
+            &mut vec![0u8; info.sig_bytes]
+        )
+        .is_err()
     );
     assert!(
-        alg.sign(&mut rng(9), &sk[1..], msg, &mut vec![0u8; info.sig_bytes])
-            .is_err()
+        alg.sign(
+            &mut rng(9),
+            &sk[1..],
+            msg,
+            &PURE,
+            &mut vec![0u8; info.sig_bytes]
+        )
+        .is_err()
     );
     // Output buffer too small.
-    assert!(alg.sign(&mut rng(9), &sk, msg, &mut [0u8; 100]).is_err());
+    assert!(matches!(
+        alg.sign(&mut rng(9), &sk, msg, &PURE, &mut [0u8; 100]),
+        Err(Error::BufferTooSmall { .. })
+    ));
+    assert!(matches!(
+        alg.sign(
+            &mut rng(9),
+            &sk,
+            msg,
+            &PURE,
+            &mut vec![0u8; info.sig_bytes - 1]
+        ),
+        Err(Error::BufferTooSmall { .. })
+    ));
+    // Key errors keep their kind: the dynamic checks and the one-shot
+    // calls report the same error.
+    let mut bad_pk = pk.clone();
+    bad_pk[0] ^= 1;
+    assert_eq!(
+        alg.check_vk(&bad_pk),
+        Err(Error::Encoding("public key header"))
+    );
+    assert_eq!(
+        alg.verify(&bad_pk, msg, &PURE, &sig),
+        Err(Error::Encoding("public key header"))
+    );
+    assert!(matches!(alg.check_vk(&pk[1..]), Err(Error::Length { .. })));
+    let mut bad_sk = sk.clone();
+    bad_sk[0] ^= 1;
+    assert_eq!(
+        alg.check_sk(&bad_sk),
+        Err(Error::InvalidKey("secret key encoding"))
+    );
+    assert!(matches!(alg.check_sk(&sk[1..]), Err(Error::Length { .. })));
+    alg.check_vk(&pk).expect("vk");
+    alg.check_sk(&sk).expect("sk");
 }
 
 #[test]
 fn malformed_512() {
-    malformed_cases(&FALCON_512, 9, false);
+    malformed_cases(FALCON_512, 9, false);
 }
 
 #[test]
 fn malformed_1024() {
-    malformed_cases(&FALCON_1024, 10, false);
+    malformed_cases(FALCON_1024, 10, false);
 }
 
 #[test]
 fn malformed_padded_512() {
-    malformed_cases(&FALCON_PADDED_512, 9, true);
+    malformed_cases(FALCON_PADDED_512, 9, true);
 }
 
 #[test]
 fn malformed_padded_1024() {
-    malformed_cases(&FALCON_PADDED_1024, 10, true);
+    malformed_cases(FALCON_PADDED_1024, 10, true);
 }
 
 #[test]
 fn other_format_rejected() {
     let (vk, sk) = Falcon512::keygen(&mut rng(7));
+    let skp = SigningKey::<FalconPadded512>::try_from(sk.as_ref()).expect("sk");
+    let vkp = skp.verifying_key();
     let msg = b"format";
-    let mut a = [0u8; 690];
-    let la = Falcon512::sign(&sk, msg, &mut rng(8), &mut a).expect("sign");
-    let mut b = [0u8; 666];
-    let lb = FalconPadded512::sign(&sk, msg, &mut rng(8), &mut b).expect("sign");
+    let a = Falcon512::sign(&sk, msg, &mut rng(8)).expect("sign");
+    let b = FalconPadded512::sign(&skp, msg, &mut rng(8)).expect("sign");
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let la = a.len();
+    assert_eq!(b.len(), 666);
     // Same randomness: the padded signature is the compressed one plus zeros.
-    assert_eq!(&a[..la], &b[..la]);
+    assert_eq!(a, &b[..la]);
     assert!(b[la..].iter().all(|&x| x == 0));
-    Falcon512::verify(&vk, msg, &a[..la]).expect("compressed");
-    FalconPadded512::verify(&vk, msg, &b[..lb]).expect("padded");
+    Falcon512::verify(&vk, msg, a).expect("compressed");
+    FalconPadded512::verify(vkp, msg, b).expect("padded");
     if la != 666 {
         assert_eq!(
-            FalconPadded512::verify(&vk, msg, &a[..la]),
+            FalconPadded512::verify(vkp, msg, a),
             Err(Error::Verification)
         );
-        assert_eq!(
-            Falcon512::verify(&vk, msg, &b[..lb]),
-            Err(Error::Verification)
-        );
+        assert_eq!(Falcon512::verify(&vk, msg, b), Err(Error::Verification));
     }
     // Falcon-1024 signatures under a Falcon-512 key and vice versa.
     let (vk2, sk2) = Falcon1024::keygen(&mut rng(9));
-    let mut c = [0u8; 1330];
-    let lc = Falcon1024::sign(&sk2, msg, &mut rng(10), &mut c).expect("sign");
-    assert!(FALCON_512.verify(vk.as_ref(), msg, &c[..lc]).is_err());
-    assert!(FALCON_1024.verify(vk2.as_ref(), msg, &a[..la]).is_err());
-    let mut d = [0u8; 1280];
-    let ld = FalconPadded1024::sign(&sk2, msg, &mut rng(10), &mut d).expect("sign");
-    assert_eq!(&c[..lc], &d[..lc]);
-    FalconPadded1024::verify(&vk2, msg, &d[..ld]).expect("padded 1024");
+    let sk2p = SigningKey::<FalconPadded1024>::try_from(sk2.as_ref()).expect("sk");
+    let c = Falcon1024::sign(&sk2, msg, &mut rng(10)).expect("sign");
+    let c = c.as_bytes();
+    assert!(FALCON_512.verify(vk.as_ref(), msg, &PURE, c).is_err());
+    assert!(FALCON_1024.verify(vk2.as_ref(), msg, &PURE, a).is_err());
+    let d = FalconPadded1024::sign(&sk2p, msg, &mut rng(10)).expect("sign");
+    assert_eq!(c, &d.as_bytes()[..c.len()]);
+    FalconPadded1024::verify(sk2p.verifying_key(), msg, d.as_bytes()).expect("padded 1024");
+    // A signed message of one set does not open under another.
+    let mut sm = vec![0u8; Falcon512::signed_message_bytes(msg.len())];
+    let n = Falcon512::sign_message_into(sk.prepared(), msg, &mut rng(11), &mut sm).expect("sm");
+    assert_eq!(Falcon512::open(&vk, &sm[..n]).expect("open"), msg);
+    assert_eq!(FalconPadded512::open(vkp, &sm[..n]).expect("open"), msg);
+    assert!(FALCON_1024.open(vk2.as_ref(), &sm[..n]).is_err());
+    sm[n - 1] ^= 1;
+    assert_eq!(Falcon512::open(&vk, &sm[..n]), Err(Error::Verification));
 }
 
 #[test]
 fn random_inputs_never_panic() {
     let (vk, _) = Falcon512::keygen(&mut rng(11));
-    let mut r = rng(12);
+    let vkp = pqforge_core::VerifyingKey::<FalconPadded512>::try_from(vk.as_ref()).expect("vk");
+    let mut r = pqforge_core::testing::TestRng::new(12);
     let mut buf = [0u8; 1400];
     for i in 0..3000usize {
-        pqforge_core::Rng::fill_bytes(&mut r, &mut buf);
+        r.fill(&mut buf);
         let len = (usize::from(buf[0]) << 3 | usize::from(buf[1] & 7)) % 1400;
         let mut s = buf[..len].to_vec();
         if i % 2 == 0 && !s.is_empty() {
             s[0] = 0x39;
         }
         assert!(Falcon512::verify(&vk, b"m", &s).is_err());
-        assert!(FalconPadded512::verify(&vk, b"m", &s).is_err());
-        assert!(pqforge_falcon::open_signed_message(vk.as_ref(), &s).is_err());
-        let _ = FALCON_512.verify(&buf[..897], b"m", &s);
-        let _ = FALCON_1024.verify(&buf[..1793.min(len.max(1))], b"m", &s);
-        let _ = <Falcon512 as Signature>::SigningKey::try_from(&buf[..1281]);
+        assert!(FalconPadded512::verify(&vkp, b"m", &s).is_err());
+        assert!(Falcon512::open(&vk, &s).is_err());
+        let _ = FALCON_512.verify(&buf[..897], b"m", &PURE, &s);
+        let _ = FALCON_1024.verify(&buf[..1793.min(len.max(1))], b"m", &PURE, &s);
+        let _ = FALCON_512.open(&buf[..897], &s);
+        let _ = SigningKey::<Falcon512>::try_from(&buf[..1281]);
     }
 }
 
 #[test]
 fn dyn_roundtrip_all_sets() {
-    for alg in [
-        &FALCON_512 as &dyn DynSig,
-        &FALCON_1024,
-        &FALCON_PADDED_512,
-        &FALCON_PADDED_1024,
-    ] {
+    for s in SCHEMES {
+        let pqforge_core::Scheme::Sig(alg) = s else {
+            panic!("not a signature scheme");
+        };
         let info = alg.info();
         let (mut pk, mut sk) = (vec![0u8; info.pk_bytes], vec![0u8; info.sk_bytes]);
         alg.keygen(&mut rng(21), &mut pk, &mut sk).expect("keygen");
         for (k, msg) in [&b""[..], b"x", &[0xA5u8; 3000][..]].iter().enumerate() {
             let sig = sign_dyn(alg, &sk, msg, 30 + k as u8);
-            alg.verify(&pk, msg, &sig).expect("verify");
-            assert!(alg.verify(&pk, b"other", &sig).is_err());
+            alg.verify(&pk, msg, &PURE, &sig).expect("verify");
+            assert!(alg.verify(&pk, b"other", &PURE, &sig).is_err());
+            // The prepared keys of the dynamic API give the same results.
+            let psk = alg.prepare_sk(&sk).expect("prepare sk");
+            let pvk = alg.prepare_vk(&pk).expect("prepare vk");
+            let mut sig2 = vec![0u8; info.sig_bytes];
+            let n = psk
+                .sign(&mut rng(30 + k as u8), msg, &PURE, &mut sig2)
+                .expect("sign");
+            assert_eq!(&sig2[..n], &sig[..]);
+            pvk.verify(msg, &PURE, &sig).expect("verify");
+            assert!(pvk.verify(b"other", &PURE, &sig).is_err());
         }
     }
 }

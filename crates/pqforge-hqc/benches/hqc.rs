@@ -5,29 +5,31 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use pqforge_core::ByteArray;
 use pqforge_hqc::testing::{self, Backend};
 use pqforge_hqc::{Hqc1, Hqc3, Hqc5, ParameterSet};
 
 fn bench_set<P: ParameterSet>(c: &mut Criterion) {
-    let name = P::ALG_INFO.name;
+    let name = P::INFO.name;
     for be in Backend::ALL.into_iter().filter(|b| b.is_available()) {
         let b = be.name();
         let seed = [7u8; 32];
         let (ek, dk) = testing::keygen_derand::<P>(be, &seed).expect("available");
-        let m = [3u8; 32];
-        let salt = [5u8; 16];
-        let (ct, _) = testing::encaps_derand::<P>(be, &ek, &m[..P::K], &salt).expect("available");
+        let mut m_salt = P::EncapsSeed::zeroed();
+        m_salt.as_mut()[..P::K].fill(3);
+        m_salt.as_mut()[P::K..].fill(5);
+        let (ct, _) = testing::encaps_derand::<P>(be, &ek, &m_salt).expect("available");
         c.bench_function(&format!("{name}/{b}/keygen"), |bn| {
             bn.iter(|| testing::keygen_derand::<P>(be, black_box(&seed)));
         });
         c.bench_function(&format!("{name}/{b}/encaps"), |bn| {
-            bn.iter(|| testing::encaps_derand::<P>(be, black_box(&ek), &m[..P::K], &salt));
+            bn.iter(|| testing::encaps_derand::<P>(be, black_box(&ek), &m_salt));
         });
         c.bench_function(&format!("{name}/{b}/decaps"), |bn| {
             bn.iter(|| testing::decaps::<P>(be, black_box(&dk), black_box(&ct)));
         });
         c.bench_function(&format!("{name}/{b}/decaps_key_check"), |bn| {
-            bn.iter(|| testing::check_decaps_key::<P>(be, black_box(dk.as_bytes())));
+            bn.iter(|| testing::check_decaps_key::<P>(be, black_box(&dk)));
         });
         let mut x = [0u64; 901];
         for (i, w) in x.iter_mut().enumerate() {

@@ -6,8 +6,7 @@
 
 use crate::gf2x::Portable;
 use crate::kem;
-use crate::params::{MAX_K, ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
-use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
+use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 use crate::x86::Avx2Token;
 #[cfg(all(
@@ -89,17 +88,6 @@ impl Selected {
         }
     }
 
-    /// Deterministic key generation.
-    pub(crate) fn keygen_derand<P: ParameterSet>(
-        self,
-        seed_kem: &[u8; SEED_BYTES],
-    ) -> (EncapsKey<P>, DecapsKey<P>) {
-        let mut ek = EncapsKey::<P> { bytes: P::PK_ZERO };
-        let mut dk = DecapsKey::<P> { bytes: P::SK_ZERO };
-        self.keygen_into::<P>(seed_kem, ek.bytes.as_mut(), dk.bytes.as_mut());
-        (ek, dk)
-    }
-
     /// Deterministic encapsulation under the encoded `ek` into the encoded
     /// `ct` and the shared secret `k`.
     pub(crate) fn encaps_into<P: ParameterSet>(
@@ -123,19 +111,6 @@ impl Selected {
         }
     }
 
-    /// Deterministic encapsulation.
-    pub(crate) fn encaps_derand<P: ParameterSet>(
-        self,
-        ek: &EncapsKey<P>,
-        m: &[u8],
-        salt: &[u8; SALT_BYTES],
-    ) -> (Ciphertext<P>, SharedSecret<P>) {
-        let mut ct = Ciphertext::<P> { bytes: P::CT_ZERO };
-        let mut k = SharedSecret::new([0u8; SS_BYTES]);
-        self.encaps_into::<P>(ek.bytes.as_ref(), m, salt, ct.bytes.as_mut(), &mut k.bytes);
-        (ct, k)
-    }
-
     /// Decapsulation of the encoded `ct` under the encoded, validated `dk`
     /// into `k`.
     pub(crate) fn decaps_into<P: ParameterSet>(self, dk: &[u8], ct: &[u8], k: &mut [u8; SS_BYTES]) {
@@ -150,17 +125,6 @@ impl Selected {
             ))]
             Self::Avx512(t) => t.decaps::<P>(dk, ct, k),
         }
-    }
-
-    /// Decapsulation.
-    pub(crate) fn decaps<P: ParameterSet>(
-        self,
-        dk: &DecapsKey<P>,
-        ct: &Ciphertext<P>,
-    ) -> SharedSecret<P> {
-        let mut k = SharedSecret::new([0u8; SS_BYTES]);
-        self.decaps_into::<P>(dk.bytes.as_ref(), ct.bytes.as_ref(), &mut k.bytes);
-        k
     }
 
     /// Decapsulation-key consistency (all-ones iff consistent).
@@ -201,65 +165,4 @@ impl Selected {
             Self::Avx512(t) => t.mul_mod::<P>(out, a, b),
         }
     }
-}
-
-/// Deterministic key generation on the best backend.
-pub(crate) fn keygen_derand<P: ParameterSet>(
-    seed_kem: &[u8; SEED_BYTES],
-) -> (EncapsKey<P>, DecapsKey<P>) {
-    Selected::best().keygen_derand::<P>(seed_kem)
-}
-
-/// Deterministic encapsulation on the best backend.
-pub(crate) fn encaps_derand<P: ParameterSet>(
-    ek: &EncapsKey<P>,
-    m: &[u8],
-    salt: &[u8; SALT_BYTES],
-) -> (Ciphertext<P>, SharedSecret<P>) {
-    Selected::best().encaps_derand::<P>(ek, m, salt)
-}
-
-/// Decapsulation on the best backend.
-pub(crate) fn decaps<P: ParameterSet>(dk: &DecapsKey<P>, ct: &Ciphertext<P>) -> SharedSecret<P> {
-    Selected::best().decaps::<P>(dk, ct)
-}
-
-/// Decapsulation-key consistency check on the best backend.
-pub(crate) fn check_decaps_key<P: ParameterSet>(skb: &[u8]) -> u8 {
-    Selected::best().check_decaps_key::<P>(skb)
-}
-
-/// Randomised key generation: draws seed_kem (32 bytes).
-pub(crate) fn keygen<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
-    rng: &mut R,
-) -> (EncapsKey<P>, DecapsKey<P>) {
-    let mut seed = [0u8; SEED_BYTES];
-    rng.fill_bytes(&mut seed);
-    let mut ek = EncapsKey::<P> { bytes: P::PK_ZERO };
-    let mut dk = DecapsKey::<P> { bytes: P::SK_ZERO };
-    Selected::best().keygen_into::<P>(&seed, ek.bytes.as_mut(), dk.bytes.as_mut());
-    zeroize::Zeroize::zeroize(&mut seed);
-    (ek, dk)
-}
-
-/// Randomised encapsulation: draws m (k bytes) then salt (16 bytes).
-pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
-    ek: &EncapsKey<P>,
-    rng: &mut R,
-) -> (Ciphertext<P>, SharedSecret<P>) {
-    let mut m = [0u8; MAX_K];
-    let mut salt = [0u8; SALT_BYTES];
-    rng.fill_bytes(&mut m[..P::K]);
-    rng.fill_bytes(&mut salt);
-    let mut ct = Ciphertext::<P> { bytes: P::CT_ZERO };
-    let mut k = SharedSecret::new([0u8; SS_BYTES]);
-    Selected::best().encaps_into::<P>(
-        ek.bytes.as_ref(),
-        &m[..P::K],
-        &salt,
-        ct.bytes.as_mut(),
-        &mut k.bytes,
-    );
-    zeroize::Zeroize::zeroize(&mut m);
-    (ct, k)
 }

@@ -479,6 +479,8 @@ pub(crate) fn store(out: &mut [u8], words: &[u64]) {
 
 #[cfg(test)]
 mod tests {
+    use pqforge_core::testing::TestRng;
+
     use super::*;
 
     fn clmul_ref(a: u64, b: u64) -> u128 {
@@ -491,18 +493,11 @@ mod tests {
         r
     }
 
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
-
     #[test]
     fn clmul_matches_reference() {
-        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut s = TestRng::new(0x1234_5678_9abc_def1);
         for _ in 0..10_000 {
-            let (a, b) = (xorshift(&mut s), xorshift(&mut s));
+            let (a, b) = (s.next_u64(), s.next_u64());
             assert_eq!(clmul64(a, b), clmul_ref(a, b));
         }
         assert_eq!(clmul64(u64::MAX, u64::MAX), clmul_ref(u64::MAX, u64::MAX));
@@ -510,10 +505,10 @@ mod tests {
 
     #[test]
     fn kara_small_matches_schoolbook() {
-        let mut s = 0x5555_aaaa_1234_9876u64;
+        let mut s = TestRng::new(0x5555_aaaa_1234_9876);
         for _ in 0..200 {
-            let a: [u64; 8] = core::array::from_fn(|_| xorshift(&mut s));
-            let b: [u64; 8] = core::array::from_fn(|_| xorshift(&mut s));
+            let a: [u64; 8] = core::array::from_fn(|_| s.next_u64());
+            let b: [u64; 8] = core::array::from_fn(|_| s.next_u64());
             let mut want = [0u64; 16];
             for i in 0..8 {
                 for j in 0..8 {
@@ -530,10 +525,10 @@ mod tests {
 
     #[test]
     fn clmul_via32_matches_reference() {
-        let mut s = 0x0fed_cba9_8765_4321u64;
+        let mut s = TestRng::new(0x0fed_cba9_8765_4321);
         let split = |p: u128| (p as u64, (p >> 64) as u64);
         for _ in 0..10_000 {
-            let (a, b) = (xorshift(&mut s), xorshift(&mut s));
+            let (a, b) = (s.next_u64(), s.next_u64());
             assert_eq!(clmul64_via32(a, b), split(clmul_ref(a, b)));
         }
         for (a, b) in [(u64::MAX, u64::MAX), (0, u64::MAX), (1 << 63, 1 << 63)] {
@@ -546,14 +541,14 @@ mod tests {
         // Check mul_mod against a bitwise reference for a small odd n.
         let n = 1000usize;
         let w = n.div_ceil(64);
-        let mut s = 0xdead_beef_cafe_f00du64;
+        let mut s = TestRng::new(0xdead_beef_cafe_f00d);
         for _ in 0..5 {
             let mut a = [0u64; 16];
             let mut b = [0u64; 16];
             let w16 = 16;
             for i in 0..w {
-                a[i] = xorshift(&mut s);
-                b[i] = xorshift(&mut s);
+                a[i] = s.next_u64();
+                b[i] = s.next_u64();
             }
             a[w - 1] &= (1 << (n % 64)) - 1;
             b[w - 1] &= (1 << (n % 64)) - 1;

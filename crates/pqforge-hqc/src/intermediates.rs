@@ -86,9 +86,9 @@ fn check<P: ParameterSet>(rel: &str) {
 
     // Key generation, step by step.
     let (ek, dk) = kem::keygen_derand::<P, Portable>(&seed_kem);
-    let skb = dk.as_bytes();
+    let skb: &[u8] = dk.as_ref();
     let seed_dk = &skb[P::ENCAPS_KEY_BYTES..P::ENCAPS_KEY_BYTES + 32];
-    let seed_ek = &ek.as_bytes()[..32];
+    let seed_ek = &ek.as_ref()[..32];
     same(&hex(seed_dk), t.get(kg, "seed_dk"));
     same(&hex(seed_ek), t.get(kg, "seed_ek"));
     same(
@@ -106,7 +106,7 @@ fn check<P: ParameterSet>(rel: &str) {
     same(&poly_hex::<P>(&x, P::N_BYTES), t.get(kg, "x"));
     sample_uniform::<P>(&mut Xof::new(seed_ek, P::REVISION), h.as_mut());
     same(&poly_hex::<P>(&h, P::N_BYTES), t.get(kg, "h"));
-    same(&hex(&ek.as_bytes()[32..]), t.get(kg, "s"));
+    same(&hex(&ek.as_ref()[32..]), t.get(kg, "s"));
 
     // Encapsulation.
     let mut m = [0u8; MAX_K];
@@ -137,14 +137,14 @@ fn check<P: ParameterSet>(rel: &str) {
     same(&poly_hex::<P>(&e, P::N_BYTES), t.get(en, "e"));
     same(&poly_hex::<P>(&r1, P::N_BYTES), t.get(en, "r1"));
     let (ct, k) = kem::encaps_derand::<P, Portable>(&ek, m, &salt);
-    same(&hex(ct.as_bytes()), t.get(en, "c_kem"));
-    same(&hex(k.as_bytes()), t.get(en, "K"));
+    same(&hex(ct.as_ref()), t.get(en, "c_kem"));
+    same(&hex(&k), t.get(en, "K"));
 
     // Decapsulation: the RM decoder output and the final key.
     let mut s_r2 = P::POLY_ZERO;
     let mut scratch = P::SCRATCH_ZERO;
     let mut u = P::POLY_ZERO;
-    gf2x::load(u.as_mut(), &ct.as_bytes()[..P::N_BYTES], P::N);
+    gf2x::load(u.as_mut(), &ct.as_ref()[..P::N_BYTES], P::N);
     gf2x::mul_mod::<Portable>(
         s_r2.as_mut(),
         u.as_ref(),
@@ -159,7 +159,7 @@ fn check<P: ParameterSet>(rel: &str) {
     let mut v = P::POLY_ZERO;
     gf2x::load(
         v.as_mut(),
-        &ct.as_bytes()[P::N_BYTES..P::N_BYTES + P::V_BYTES],
+        &ct.as_ref()[P::N_BYTES..P::N_BYTES + P::V_BYTES],
         P::N1N2,
     );
     gf2x::add_assign(v.as_mut(), s_r2.as_ref());
@@ -176,7 +176,7 @@ fn check<P: ParameterSet>(rel: &str) {
         )
     );
     let mut k2 = [0u8; 32];
-    kem::decaps::<P, Portable>(dk.as_bytes(), ct.as_bytes(), &mut k2);
+    kem::decaps::<P, Portable>(dk.as_ref(), ct.as_ref(), &mut k2);
     same(&hex(&k2), t.get(de, "K_prime"));
 }
 

@@ -1,5 +1,7 @@
 //! HQC-PKE and the HQC-KEM (salted Fujisaki-Okamoto transform with implicit
-//! rejection), generic over the parameter set.
+//! rejection), generic over the parameter set, and the glue of the
+//! [`pqforge_core::Kem`] contract (key checks, randomness draws) that the
+//! impls in `params` delegate to.
 //!
 //! Hashes (all with a trailing domain byte):
 //! G = SHA3-512(·||0x00), H = SHA3-256(·||0x01), I = SHA3-512(·||0x02),
@@ -17,19 +19,17 @@
 //!   c' = c (every byte, including the unused high bits of u) else K̄,
 //!   selected in constant time.
 
-use pqforge_core::ct;
-use pqforge_core::ctgrind;
 use pqforge_core::keccak::{sha3_256_parts, sha3_512_parts};
+use pqforge_core::{CryptoRng, Error, ct, ctgrind};
 use zeroize::Zeroize;
 
+use crate::backend::Selected;
 use crate::gf2x::{self, Backend};
 use crate::params::{MAX_K, MAX_WEIGHT, ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 use crate::sampling::{
     Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, write_support,
     xor_support,
 };
-#[cfg(test)]
-use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 
 /// H(ek) = SHA3-256(ek || 0x01).
 fn hash_h(ek: &[u8]) -> [u8; 32] {
@@ -155,14 +155,16 @@ pub(crate) fn keygen_into<P: ParameterSet, B: Backend>(
     seeds.zeroize();
 }
 
-/// Deterministic KEM key generation from `seed_kem`.
+/// Deterministic KEM key generation from `seed_kem` on backend `B`, as
+/// arrays (module tests).
 #[cfg(test)]
 pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
     seed_kem: &[u8; SEED_BYTES],
-) -> (EncapsKey<P>, DecapsKey<P>) {
-    let mut ek = EncapsKey::<P> { bytes: P::PK_ZERO };
-    let mut dk = DecapsKey::<P> { bytes: P::SK_ZERO };
-    keygen_into::<P, B>(seed_kem, ek.bytes.as_mut(), dk.bytes.as_mut());
+) -> (P::EkBytes, P::DkBytes) {
+    use pqforge_core::ByteArray;
+    let mut ek = P::EkBytes::zeroed();
+    let mut dk = P::DkBytes::zeroed();
+    keygen_into::<P, B>(seed_kem, ek.as_mut(), dk.as_mut());
     (ek, dk)
 }
 
@@ -265,16 +267,18 @@ pub(crate) fn encaps_into<P: ParameterSet, B: Backend>(
     g.zeroize();
 }
 
-/// Deterministic encapsulation with message `m` (k bytes) and `salt`.
+/// Deterministic encapsulation with message `m` (k bytes) and `salt` on
+/// backend `B`, as arrays (module tests).
 #[cfg(test)]
 pub(crate) fn encaps_derand<P: ParameterSet, B: Backend>(
-    ek: &EncapsKey<P>,
+    ek: &P::EkBytes,
     m: &[u8],
     salt: &[u8; SALT_BYTES],
-) -> (Ciphertext<P>, SharedSecret<P>) {
-    let mut ct = Ciphertext::<P> { bytes: P::CT_ZERO };
-    let mut k = SharedSecret::new([0u8; SS_BYTES]);
-    encaps_into::<P, B>(ek.bytes.as_ref(), m, salt, ct.bytes.as_mut(), &mut k.bytes);
+) -> (P::CtBytes, [u8; SS_BYTES]) {
+    use pqforge_core::ByteArray;
+    let mut ct = P::CtBytes::zeroed();
+    let mut k = [0u8; SS_BYTES];
+    encaps_into::<P, B>(ek.as_ref(), m, salt, ct.as_mut(), &mut k);
     (ct, k)
 }
 
@@ -337,72 +341,72 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], k: &mut 
     k_bar.zeroize();
 }
 
-/// Implements [`pqforge_core::Kem`] and the deterministic entry points for a
-/// parameter-set marker type by delegating to the generic functions above.
-macro_rules! impl_kem {
-    ($ty:ident) => {
-        impl pqforge_core::Kem for $ty {
-            const INFO: pqforge_core::AlgInfo = <$ty as crate::params::ParameterSet>::ALG_INFO;
-            type EncapsKey = crate::types::EncapsKey<$ty>;
-            type DecapsKey = crate::types::DecapsKey<$ty>;
-            type Ciphertext = crate::types::Ciphertext<$ty>;
-            type SharedSecret = crate::types::SharedSecret<$ty>;
+// ---------------------------------------------------------------------------
+// The glue of the `Kem` contract (the impls themselves are in `params`).
 
-            fn keygen<R: pqforge_core::CryptoRng + ?Sized>(
-                rng: &mut R,
-            ) -> (Self::EncapsKey, Self::DecapsKey) {
-                crate::backend::keygen::<$ty, R>(rng)
-            }
-
-            fn encaps<R: pqforge_core::CryptoRng + ?Sized>(
-                ek: &Self::EncapsKey,
-                rng: &mut R,
-            ) -> (Self::Ciphertext, Self::SharedSecret) {
-                crate::backend::encaps::<$ty, R>(ek, rng)
-            }
-
-            fn decaps(dk: &Self::DecapsKey, ct: &Self::Ciphertext) -> Self::SharedSecret {
-                crate::backend::decaps::<$ty>(dk, ct)
-            }
-        }
-
-        impl $ty {
-            /// Deterministic key generation from a 32-byte `seed_kem` (what
-            /// [`pqforge_core::Kem::keygen`] draws from its RNG). For tests
-            /// and known-answer tests.
-            #[must_use]
-            pub fn keygen_derand(
-                seed_kem: &[u8; 32],
-            ) -> (crate::types::EncapsKey<$ty>, crate::types::DecapsKey<$ty>) {
-                crate::backend::keygen_derand::<$ty>(seed_kem)
-            }
-
-            /// Deterministic encapsulation with an explicit message `m`
-            /// (k = 16/24/32 bytes for HQC-1/3/5) and 16-byte `salt` (what
-            /// [`pqforge_core::Kem::encaps`] draws, in that order). For tests
-            /// and known-answer tests.
-            ///
-            /// # Errors
-            /// [`pqforge_core::Error::Length`] if `m` is not k bytes.
-            pub fn encaps_derand(
-                ek: &crate::types::EncapsKey<$ty>,
-                m: &[u8],
-                salt: &[u8; 16],
-            ) -> Result<
-                (
-                    crate::types::Ciphertext<$ty>,
-                    crate::types::SharedSecret<$ty>,
-                ),
-                pqforge_core::Error,
-            > {
-                pqforge_core::check_len(
-                    "message",
-                    <$ty as crate::params::ParameterSet>::K,
-                    m.len(),
-                )?;
-                Ok(crate::backend::encaps_derand::<$ty>(ek, m, salt))
-            }
-        }
-    };
+/// Checks that the bits of `s` at positions >= n are zero (`ek` is the
+/// encoded encapsulation key, or the start of a decapsulation key).
+fn check_s_padding<P: ParameterSet>(ek: &[u8]) -> Result<(), Error> {
+    let rem = P::N % 8;
+    if rem != 0 && ek[P::ENCAPS_KEY_BYTES - 1] >> rem != 0 {
+        return Err(Error::Encoding(
+            "encapsulation key: nonzero bits of s beyond n",
+        ));
+    }
+    Ok(())
 }
-pub(crate) use impl_kem;
+
+/// `Kem::prepare_ek`: the bits of `s` at and above n must be zero.
+pub(crate) fn prepare_ek<P: ParameterSet>(ek: &P::EkBytes) -> Result<(), Error> {
+    check_s_padding::<P>(ek.as_ref())
+}
+
+/// `Kem::prepare_dk`: the embedded encapsulation key as in [`prepare_ek`],
+/// then consistency: every byte of `ek || seed_dk || σ` is re-derived from
+/// the trailing `seed_kem` and compared in constant time (only the verdict
+/// is made public). Done once per key, not per decapsulation.
+pub(crate) fn prepare_dk<P: ParameterSet>(dk: &P::DkBytes) -> Result<(), Error> {
+    let skb = dk.as_ref();
+    check_s_padding::<P>(&skb[..P::ENCAPS_KEY_BYTES])?;
+    let ok = Selected::best().check_decaps_key::<P>(skb);
+    // Declassified: whether the key is consistent is public.
+    if ctgrind::declassify_val(ok) == 0xFF {
+        Ok(())
+    } else {
+        Err(Error::InvalidKey(
+            "decapsulation key does not match its seed_kem",
+        ))
+    }
+}
+
+/// `Kem::encaps_derand_into`: deterministic encapsulation under the checked
+/// `ek` with the randomness `m || salt` (k + 16 bytes).
+pub(crate) fn encaps_seeded<P: ParameterSet>(
+    ek: &P::EkBytes,
+    m_salt: &P::EncapsSeed,
+    ct: &mut P::CtBytes,
+    ss: &mut [u8; SS_BYTES],
+) {
+    let (m, s) = m_salt.as_ref().split_at(P::K);
+    // The salt is public: a copy on the stack costs nothing.
+    let mut salt = [0u8; SALT_BYTES];
+    salt.copy_from_slice(s);
+    Selected::best().encaps_into::<P>(ek.as_ref(), m, &salt, ct.as_mut(), ss);
+}
+
+/// `Kem::encaps_into`: draws m (k bytes), then salt (16 bytes), in two
+/// `fill_bytes` calls (the order of the reference implementation, which the
+/// KATs depend on), encapsulates, and wipes m.
+pub(crate) fn encaps_random<P: ParameterSet, R: CryptoRng + ?Sized>(
+    ek: &P::EkBytes,
+    rng: &mut R,
+    ct: &mut P::CtBytes,
+    ss: &mut [u8; SS_BYTES],
+) {
+    let mut m = [0u8; MAX_K];
+    let mut salt = [0u8; SALT_BYTES];
+    rng.fill_bytes(&mut m[..P::K]);
+    rng.fill_bytes(&mut salt);
+    Selected::best().encaps_into::<P>(ek.as_ref(), &m[..P::K], &salt, ct.as_mut(), ss);
+    m.zeroize();
+}

@@ -1,13 +1,17 @@
 //! The six HQC parameter sets and their derived sizes.
 //!
 //! Every parameter set is a zero-sized marker type implementing the sealed
-//! [`ParameterSet`] trait. The trait carries the code parameters (n, n1, n2,
-//! weights, RS designed distance), the [`Revision`] of the reference
-//! implementation whose XOF consumption it reproduces, the byte sizes, and
-//! fixed-size array types for polynomials and encodings (stable Rust cannot
-//! write `[u8; P::ENCAPS_KEY_BYTES]` for a generic `P`, so each set names its arrays).
+//! [`ParameterSet`] trait and [`pqforge_core::Kem`] (the KEM contract, whose
+//! associated array types are the key, ciphertext and seed encodings). The
+//! trait carries the code parameters (n, n1, n2, weights, RS designed
+//! distance), the [`Revision`] of the reference implementation whose XOF
+//! consumption it reproduces, the byte sizes, and fixed-size array types for
+//! the ring elements (stable Rust cannot write `[u64; P::PWORDS]` for a
+//! generic `P`, so each set names its arrays).
 
-use pqforge_core::{AlgInfo, KatRng, Kind, Status};
+use core::ops::Range;
+
+use pqforge_core::{AlgInfo, Error, KatRng, Kem, KeyForms, PreparedDk, PreparedEk, Status};
 
 /// Bytes of every seed (`seed_kem`, `seed_pke`, `seed_dk`, `seed_ek`, θ).
 pub const SEED_BYTES: usize = 32;
@@ -66,13 +70,13 @@ pub const fn bytes(bits: usize) -> usize {
 }
 
 /// Ring elements are stored in a whole number of 1024-bit blocks: `ceil(n/64)`
-/// words rounded up to a multiple of [`POLY_ALIGN_WORDS`]; the padding words
+/// words rounded up to a multiple of `POLY_ALIGN_WORDS`; the padding words
 /// are always zero. Every backend's Karatsuba splits at 8-word boundaries,
 /// and [`crate::gf2x::mul_mod`] splits a ring element into two equal halves
 /// of whole 8-word blocks (so each half product fits in one ring element).
 pub(crate) const POLY_ALIGN_WORDS: usize = 16;
 
-/// Stored words of a ring element of `bits` bits (see [`POLY_ALIGN_WORDS`]).
+/// Stored words of a ring element of `bits` bits (see `POLY_ALIGN_WORDS`).
 #[must_use]
 pub const fn padded_words(bits: usize) -> usize {
     words(bits).div_ceil(POLY_ALIGN_WORDS) * POLY_ALIGN_WORDS
@@ -91,7 +95,7 @@ const fn karatsuba_scratch_for(mut n: usize, block: usize) -> usize {
 }
 
 /// Scratch words any backend's Karatsuba needs for `n`-word operands (`n` a
-/// multiple of [`POLY_ALIGN_WORDS`]; blocks of 4 and 8 words are in use).
+/// multiple of `POLY_ALIGN_WORDS`; blocks of 4 and 8 words are in use).
 #[must_use]
 pub const fn karatsuba_scratch(n: usize) -> usize {
     let a = karatsuba_scratch_for(n, 4);
@@ -99,7 +103,7 @@ pub const fn karatsuba_scratch(n: usize) -> usize {
     if a > b { a } else { b }
 }
 
-/// Scratch words of [`crate::gf2x::mul_mod`] for `n`-word (padded)
+/// Scratch words of `gf2x::mul_mod` for `n`-word (padded)
 /// operands: one `n`-word accumulator plus the Karatsuba temporaries of the
 /// `n/2`-word half products (the half products themselves live in the
 /// accumulator and the output).
@@ -154,9 +158,14 @@ mod sealed {
 }
 
 /// An HQC parameter set (sealed: exactly the six sets of this crate).
-pub trait ParameterSet: sealed::Sealed + Sized + 'static {
-    /// Registry metadata.
-    const ALG_INFO: AlgInfo;
+///
+/// Every set also implements [`Kem`] (with a 32-byte `seed_kem` as key
+/// generation seed, 32-byte shared secrets and no derived key state): its
+/// name, sizes and metadata are [`Kem::INFO`].
+pub trait ParameterSet:
+    sealed::Sealed
+    + Kem<KeygenSeed = [u8; SEED_BYTES], SsBytes = [u8; SS_BYTES], EkState = (), DkState = ()>
+{
     /// Reference revision whose XOF consumption is reproduced.
     const REVISION: Revision;
     /// Length n of the ring F2\[X\]/(X^n - 1).
@@ -210,26 +219,15 @@ pub trait ParameterSet: sealed::Sealed + Sized + 'static {
     type Scratch: AsRef<[u64]> + AsMut<[u64]>;
     /// Zeroed scratch.
     const SCRATCH_ZERO: Self::Scratch;
-    /// Encapsulation-key bytes.
-    type PkBytes: Copy + AsRef<[u8]> + AsMut<[u8]>;
-    /// Zeroed encapsulation key.
-    const PK_ZERO: Self::PkBytes;
-    /// Decapsulation-key bytes.
-    type SkBytes: AsRef<[u8]> + AsMut<[u8]>;
-    /// Zeroed decapsulation key.
-    const SK_ZERO: Self::SkBytes;
-    /// Ciphertext bytes.
-    type CtBytes: Copy + AsRef<[u8]> + AsMut<[u8]>;
-    /// Zeroed ciphertext.
-    const CT_ZERO: Self::CtBytes;
 }
 
 /// Defines one parameter-set marker type, its [`ParameterSet`] impl and its
-/// [`pqforge_core::Kem`] impl (which only delegates to the generic code).
+/// [`Kem`] impl (which only delegates to the generic glue in [`crate::kem`]).
 macro_rules! parameter_set {
     (
         $(#[$doc:meta])*
-        $ty:ident, $name:literal, $header:literal, $cat:literal, $rev:expr, $revline:expr,
+        $ty:ident, $name:literal, $stem:literal, $header:literal, $cat:literal, $rev:expr,
+        $revline:expr,
         n = $n:literal, n1 = $n1:literal, n2 = $n2:literal, omega = $w:literal,
         omega_r = $wr:literal, omega_e = $we:literal, delta = $d:literal, k = $k:literal
     ) => {
@@ -240,21 +238,6 @@ macro_rules! parameter_set {
         impl sealed::Sealed for $ty {}
 
         impl ParameterSet for $ty {
-            const ALG_INFO: AlgInfo = AlgInfo {
-                name: $name,
-                family: "HQC",
-                kind: Kind::Kem,
-                pk_bytes: SEED_BYTES + bytes($n),
-                sk_bytes: SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES,
-                ct_bytes: bytes($n) + bytes($n1 * $n2) + SALT_BYTES,
-                sig_bytes: 0,
-                ss_bytes: SS_BYTES,
-                category: $cat,
-                status: Status::Draft,
-                kat: KatRng::HqcShake256,
-                kat_header: $header,
-                revision: $revline,
-            };
             const REVISION: Revision = $rev;
             const N: usize = $n;
             const N1: usize = $n1;
@@ -271,15 +254,79 @@ macro_rules! parameter_set {
             // on the caller's stack.
             #[allow(clippy::large_stack_arrays)]
             const SCRATCH_ZERO: Self::Scratch = [0; mul_scratch(padded_words($n))];
-            type PkBytes = [u8; SEED_BYTES + bytes($n)];
-            const PK_ZERO: Self::PkBytes = [0; SEED_BYTES + bytes($n)];
-            type SkBytes = [u8; SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES];
-            const SK_ZERO: Self::SkBytes = [0; SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES];
-            type CtBytes = [u8; bytes($n) + bytes($n1 * $n2) + SALT_BYTES];
-            const CT_ZERO: Self::CtBytes = [0; bytes($n) + bytes($n1 * $n2) + SALT_BYTES];
         }
 
-        crate::kem::impl_kem!($ty);
+        impl Kem for $ty {
+            const INFO: AlgInfo = AlgInfo::kem(
+                $name,
+                "HQC",
+                SEED_BYTES + bytes($n),
+                SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES,
+                bytes($n) + bytes($n1 * $n2) + SALT_BYTES,
+                SS_BYTES,
+                $cat,
+            )
+            .with_status(Status::Draft)
+            .with_kat(KatRng::HqcShake256, $header)
+            .with_revision($revline)
+            .with_c_stem($stem)
+            .with_feature("hqc")
+            .with_seeds(SEED_BYTES, $k + SALT_BYTES)
+            .with_key_forms(KeyForms::EXPANDED);
+            // The decapsulation key starts with the (public) encapsulation key.
+            #[allow(clippy::single_range_in_vec_init)] // one range, not a Vec
+            const DK_PUBLIC: &'static [Range<usize>] = &[0..SEED_BYTES + bytes($n)];
+            const DK_EK_OFFSET: Option<usize> = Some(0);
+
+            type EkBytes = [u8; SEED_BYTES + bytes($n)];
+            type DkBytes = [u8; SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES];
+            type CtBytes = [u8; bytes($n) + bytes($n1 * $n2) + SALT_BYTES];
+            type SsBytes = [u8; SS_BYTES];
+            type KeygenSeed = [u8; SEED_BYTES];
+            type EncapsSeed = [u8; $k + SALT_BYTES];
+            type EkState = ();
+            type DkState = ();
+
+            fn prepare_ek(ek: &Self::EkBytes) -> Result<(), Error> {
+                crate::kem::prepare_ek::<Self>(ek)
+            }
+
+            fn prepare_dk(dk: &Self::DkBytes) -> Result<(), Error> {
+                crate::kem::prepare_dk::<Self>(dk)
+            }
+
+            fn keygen_derand_into(
+                seed: &Self::KeygenSeed,
+                ek: &mut Self::EkBytes,
+                dk: &mut Self::DkBytes,
+            ) -> ((), ()) {
+                crate::backend::Selected::best().keygen_into::<Self>(seed, ek, dk);
+                ((), ())
+            }
+
+            fn encaps_derand_into(
+                ek: PreparedEk<'_, Self>,
+                m_salt: &Self::EncapsSeed,
+                ct: &mut Self::CtBytes,
+                ss: &mut Self::SsBytes,
+            ) -> Result<(), Error> {
+                crate::kem::encaps_seeded::<Self>(ek.bytes(), m_salt, ct, ss);
+                Ok(())
+            }
+
+            fn encaps_into<R: pqforge_core::CryptoRng + ?Sized>(
+                ek: PreparedEk<'_, Self>,
+                rng: &mut R,
+                ct: &mut Self::CtBytes,
+                ss: &mut Self::SsBytes,
+            ) {
+                crate::kem::encaps_random::<Self, R>(ek.bytes(), rng, ct, ss);
+            }
+
+            fn decaps_into(dk: PreparedDk<'_, Self>, ct: &Self::CtBytes, ss: &mut Self::SsBytes) {
+                crate::backend::Selected::best().decaps_into::<Self>(dk.bytes(), ct, ss);
+            }
+        }
     };
 }
 
@@ -288,32 +335,32 @@ const REV_V5: &str = "official reference v5.0.0 (2025-08-22 specification)";
 
 parameter_set!(
     /// HQC-1 (NIST category 1), official reference `next-release` 161cd4f.
-    Hqc1, "hqc-1", "# HQC-1", 1, Revision::NextRelease161cd4f, REV_NEXT,
+    Hqc1, "hqc-1", "hqc1", "# HQC-1", 1, Revision::NextRelease161cd4f, REV_NEXT,
     n = 17669, n1 = 46, n2 = 384, omega = 66, omega_r = 75, omega_e = 75, delta = 15, k = 16
 );
 parameter_set!(
     /// HQC-3 (NIST category 3), official reference `next-release` 161cd4f.
-    Hqc3, "hqc-3", "# HQC-3", 3, Revision::NextRelease161cd4f, REV_NEXT,
+    Hqc3, "hqc-3", "hqc3", "# HQC-3", 3, Revision::NextRelease161cd4f, REV_NEXT,
     n = 35851, n1 = 56, n2 = 640, omega = 100, omega_r = 114, omega_e = 114, delta = 16, k = 24
 );
 parameter_set!(
     /// HQC-5 (NIST category 5), official reference `next-release` 161cd4f.
-    Hqc5, "hqc-5", "# HQC-5", 5, Revision::NextRelease161cd4f, REV_NEXT,
+    Hqc5, "hqc-5", "hqc5", "# HQC-5", 5, Revision::NextRelease161cd4f, REV_NEXT,
     n = 57637, n1 = 90, n2 = 640, omega = 131, omega_r = 149, omega_e = 149, delta = 29, k = 32
 );
 parameter_set!(
     /// HQC-1 (NIST category 1), official reference v5.0.0.
-    Hqc1V5, "hqc-1-v5.0.0", "# HQC-1", 1, Revision::V5_0_0, REV_V5,
+    Hqc1V5, "hqc-1-v5.0.0", "hqc1_v5_0_0", "# HQC-1", 1, Revision::V5_0_0, REV_V5,
     n = 17669, n1 = 46, n2 = 384, omega = 66, omega_r = 75, omega_e = 75, delta = 15, k = 16
 );
 parameter_set!(
     /// HQC-3 (NIST category 3), official reference v5.0.0.
-    Hqc3V5, "hqc-3-v5.0.0", "# HQC-3", 3, Revision::V5_0_0, REV_V5,
+    Hqc3V5, "hqc-3-v5.0.0", "hqc3_v5_0_0", "# HQC-3", 3, Revision::V5_0_0, REV_V5,
     n = 35851, n1 = 56, n2 = 640, omega = 100, omega_r = 114, omega_e = 114, delta = 16, k = 24
 );
 parameter_set!(
     /// HQC-5 (NIST category 5), official reference v5.0.0.
-    Hqc5V5, "hqc-5-v5.0.0", "# HQC-5", 5, Revision::V5_0_0, REV_V5,
+    Hqc5V5, "hqc-5-v5.0.0", "hqc5_v5_0_0", "# HQC-5", 5, Revision::V5_0_0, REV_V5,
     n = 57637, n1 = 90, n2 = 640, omega = 131, omega_r = 149, omega_e = 149, delta = 29, k = 32
 );
 
@@ -347,9 +394,9 @@ mod tests {
             ),
             (7237, 7333, 14421)
         );
-        assert_eq!(Hqc1::ALG_INFO.pk_bytes, Hqc1::ENCAPS_KEY_BYTES);
-        assert_eq!(Hqc5V5::ALG_INFO.sk_bytes, Hqc5V5::DECAPS_KEY_BYTES);
-        assert_eq!(Hqc3::ALG_INFO.ct_bytes, Hqc3::CIPHERTEXT_BYTES);
+        assert_eq!(Hqc1::INFO.pk_bytes, Hqc1::ENCAPS_KEY_BYTES);
+        assert_eq!(Hqc5V5::INFO.sk_bytes, Hqc5V5::DECAPS_KEY_BYTES);
+        assert_eq!(Hqc3::INFO.ct_bytes, Hqc3::CIPHERTEXT_BYTES);
         assert_eq!(Hqc1::REJECTION_THRESHOLD, 16_767_881);
         // Every n1 - k equals 2δ.
         assert_eq!(Hqc1::N1 - Hqc1::K, 2 * Hqc1::DELTA);

@@ -2,9 +2,10 @@
 //! from the documentation; not a stable API). Every function returns `None`
 //! when the backend is not usable on this CPU (or not compiled in).
 
+use pqforge_core::ByteArray;
+
 use crate::backend::Selected;
-use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES};
-use crate::types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
+use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 
 /// An implementation of the HQC kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,47 +55,66 @@ impl Backend {
     }
 }
 
-/// Deterministic key generation on backend `b`.
+/// Deterministic key generation from `seed_kem` on backend `b`: the
+/// encoded `(ek, dk)`.
 #[must_use]
 pub fn keygen_derand<P: ParameterSet>(
     b: Backend,
     seed_kem: &[u8; SEED_BYTES],
-) -> Option<(EncapsKey<P>, DecapsKey<P>)> {
-    Some(Selected::of(b)?.keygen_derand::<P>(seed_kem))
+) -> Option<(P::EkBytes, P::DkBytes)> {
+    let sel = Selected::of(b)?;
+    let mut ek = P::EkBytes::zeroed();
+    let mut dk = P::DkBytes::zeroed();
+    sel.keygen_into::<P>(seed_kem, ek.as_mut(), dk.as_mut());
+    Some((ek, dk))
 }
 
-/// Deterministic encapsulation on backend `b` (`m` must be k bytes).
+/// Deterministic encapsulation with the randomness `m || salt` under the
+/// encoded `ek` on backend `b`: the encoded ciphertext and the shared
+/// secret. `ek` is not checked.
 #[must_use]
 pub fn encaps_derand<P: ParameterSet>(
     b: Backend,
-    ek: &EncapsKey<P>,
-    m: &[u8],
-    salt: &[u8; SALT_BYTES],
-) -> Option<(Ciphertext<P>, SharedSecret<P>)> {
-    assert_eq!(m.len(), P::K, "message length");
-    Some(Selected::of(b)?.encaps_derand::<P>(ek, m, salt))
+    ek: &P::EkBytes,
+    m_salt: &P::EncapsSeed,
+) -> Option<(P::CtBytes, [u8; SS_BYTES])> {
+    let sel = Selected::of(b)?;
+    let (m, s) = m_salt.as_ref().split_at(P::K);
+    let mut salt = [0u8; SALT_BYTES];
+    salt.copy_from_slice(s);
+    let mut ct = P::CtBytes::zeroed();
+    let mut ss = [0u8; SS_BYTES];
+    sel.encaps_into::<P>(ek.as_ref(), m, &salt, ct.as_mut(), &mut ss);
+    Some((ct, ss))
 }
 
-/// Decapsulation on backend `b`.
+/// Decapsulation of the encoded `ct` under the encoded `dk` on backend `b`
+/// (`dk` is not checked: see [`check_decaps_key`]).
 #[must_use]
 pub fn decaps<P: ParameterSet>(
     b: Backend,
-    dk: &DecapsKey<P>,
-    ct: &Ciphertext<P>,
-) -> Option<SharedSecret<P>> {
-    Some(Selected::of(b)?.decaps::<P>(dk, ct))
+    dk: &P::DkBytes,
+    ct: &P::CtBytes,
+) -> Option<[u8; SS_BYTES]> {
+    let sel = Selected::of(b)?;
+    let mut ss = [0u8; SS_BYTES];
+    sel.decaps_into::<P>(dk.as_ref(), ct.as_ref(), &mut ss);
+    Some(ss)
 }
 
-/// The decapsulation-key consistency check of `DecapsKey::try_from` on
-/// backend `b` (`skb` must be DECAPS_KEY_BYTES long).
+/// The consistency check of [`pqforge_core::Kem::prepare_dk`] (the key
+/// re-derived from its `seed_kem`, compared in constant time) on backend
+/// `b`.
 #[must_use]
-pub fn check_decaps_key<P: ParameterSet>(b: Backend, skb: &[u8]) -> Option<bool> {
-    assert_eq!(skb.len(), P::DECAPS_KEY_BYTES, "key length");
-    Some(Selected::of(b)?.check_decaps_key::<P>(skb) == 0xFF)
+pub fn check_decaps_key<P: ParameterSet>(b: Backend, dk: &P::DkBytes) -> Option<bool> {
+    Some(Selected::of(b)?.check_decaps_key::<P>(dk.as_ref()) == 0xFF)
 }
 
 /// `out = a * b mod (X^n - 1)` on backend `be`; `a`, `b`, `out` hold
 /// `ceil(n/64)` words, `a` and `b` without bits at or above n.
+///
+/// # Panics
+/// If a slice does not hold `ceil(n/64)` words.
 #[must_use]
 pub fn mul_mod<P: ParameterSet>(be: Backend, a: &[u64], b: &[u64], out: &mut [u64]) -> Option<()> {
     let sel = Selected::of(be)?;

@@ -5,9 +5,11 @@
 //!   sparse, sparse x sparse and edge cases (zero, one, all ones);
 //! * full keygen / encaps / decaps outputs byte for byte, for all six sets,
 //!   including tampered ciphertexts (implicit rejection) and the
-//!   decapsulation-key import check.
+//!   decapsulation-key check of `prepare_dk`; and the public typed API (best
+//!   backend) against portable.
 
-use pqforge_core::kat::HqcPrng;
+use pqforge_core::testing::TestRng;
+use pqforge_core::{ByteArray, Ciphertext, DecapsKey, EncapsKey};
 use pqforge_hqc::testing::{self, Backend};
 use pqforge_hqc::{Hqc1, Hqc1V5, Hqc3, Hqc3V5, Hqc5, Hqc5V5, ParameterSet};
 
@@ -24,22 +26,13 @@ fn others() -> Vec<Backend> {
     v
 }
 
-struct Rng(HqcPrng);
-
-impl Rng {
-    fn new(tag: &[u8]) -> Self {
-        Self(HqcPrng::new(tag))
-    }
-    fn u64(&mut self) -> u64 {
-        let mut b = [0u8; 8];
-        self.0.fill(&mut b);
-        u64::from_le_bytes(b)
-    }
-    fn bytes<const N: usize>(&mut self) -> [u8; N] {
-        let mut b = [0u8; N];
-        self.0.fill(&mut b);
-        b
-    }
+/// A test generator seeded from the set's name.
+fn rng_for<P: ParameterSet>() -> TestRng {
+    let seed = P::INFO
+        .name
+        .bytes()
+        .fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
+    TestRng::new(seed)
 }
 
 fn mask_top<P: ParameterSet>(v: &mut [u64]) {
@@ -48,16 +41,16 @@ fn mask_top<P: ParameterSet>(v: &mut [u64]) {
     }
 }
 
-fn dense<P: ParameterSet>(r: &mut Rng) -> Vec<u64> {
-    let mut v: Vec<u64> = (0..P::WORDS).map(|_| r.u64()).collect();
+fn dense<P: ParameterSet>(r: &mut TestRng) -> Vec<u64> {
+    let mut v: Vec<u64> = (0..P::WORDS).map(|_| r.next_u64()).collect();
     mask_top::<P>(&mut v);
     v
 }
 
-fn sparse<P: ParameterSet>(r: &mut Rng, weight: usize) -> Vec<u64> {
+fn sparse<P: ParameterSet>(r: &mut TestRng, weight: usize) -> Vec<u64> {
     let mut v = vec![0u64; P::WORDS];
     for _ in 0..weight {
-        let pos = (r.u64() % P::N as u64) as usize;
+        let pos = r.below(P::N);
         v[pos / 64] |= 1 << (pos % 64);
     }
     v
@@ -75,7 +68,7 @@ fn mul_all<P: ParameterSet>(a: &[u64], b: &[u64], backs: &[Backend]) {
 
 fn mul_cases<P: ParameterSet>() {
     let backs = others();
-    let mut r = Rng::new(P::ALG_INFO.name.as_bytes());
+    let mut r = rng_for::<P>();
     for _ in 0..6 {
         let (a, b) = (dense::<P>(&mut r), dense::<P>(&mut r));
         mul_all::<P>(&a, &b, &backs);
@@ -113,42 +106,52 @@ fn mul_mod_matches_portable() {
 
 fn kem_cases<P: ParameterSet>(rounds: usize) {
     let backs = others();
-    let mut r = Rng::new(P::ALG_INFO.name.as_bytes());
+    let mut r = rng_for::<P>();
     for round in 0..rounds {
-        let seed: [u8; 32] = r.bytes();
+        let seed: [u8; 32] = r.array();
         let (ek, dk) = testing::keygen_derand::<P>(Backend::Portable, &seed).expect("portable");
-        let m: [u8; 32] = r.bytes();
-        let m = &m[..P::K];
-        let salt: [u8; 16] = r.bytes();
+        let mut m_salt = P::EncapsSeed::zeroed();
+        r.fill(m_salt.as_mut());
         let (ct, ss) =
-            testing::encaps_derand::<P>(Backend::Portable, &ek, m, &salt).expect("portable");
+            testing::encaps_derand::<P>(Backend::Portable, &ek, &m_salt).expect("portable");
         let ss_dec = testing::decaps::<P>(Backend::Portable, &dk, &ct).expect("portable");
-        assert_eq!(ss_dec.as_bytes(), ss.as_bytes());
+        assert_eq!(ss_dec, ss);
+        // The public API (best backend, checked keys) agrees with portable.
+        let (tek, tdk) = P::keygen_derand(&seed);
+        assert_eq!(tek.as_ref(), ek.as_ref(), "typed keygen ek");
+        assert_eq!(tdk.as_ref(), dk.as_ref(), "typed keygen dk");
+        let (tct, tss) = P::encaps_derand(&tek, &m_salt).expect("derand");
+        assert_eq!(tct.as_ref(), ct.as_ref(), "typed encaps ct");
+        assert_eq!(tss.as_ref(), &ss[..], "typed encaps ss");
+        let tdk = DecapsKey::<P>::try_from(dk.as_ref()).expect("valid dk");
+        let tct = Ciphertext::<P>::try_from(ct.as_ref()).expect("length");
+        assert_eq!(P::decaps(&tdk, &tct).as_ref(), &ss[..], "typed decaps");
+        assert!(EncapsKey::<P>::try_from(ek.as_ref()).is_ok());
         // A tampered ciphertext (flip one bit of u, v or the salt).
-        let mut bad = ct.as_bytes().to_vec();
-        let pos = (r.u64() % bad.len() as u64) as usize;
-        bad[pos] ^= 1 << (round % 8);
-        let bad = pqforge_hqc::Ciphertext::<P>::try_from(&bad[..]).expect("length");
+        let mut bad = ct;
+        let pos = r.below(bad.as_ref().len());
+        bad.as_mut()[pos] ^= 1 << (round % 8);
         let rej = testing::decaps::<P>(Backend::Portable, &dk, &bad).expect("portable");
+        assert_ne!(rej, ss);
         // A tampered decapsulation key (one byte of s, seed_dk or σ).
-        let mut bad_dk = dk.as_bytes().to_vec();
+        let mut bad_dk = dk;
         let at = [40, P::ENCAPS_KEY_BYTES + 3, P::ENCAPS_KEY_BYTES + 33][round % 3];
-        bad_dk[at] ^= 0x10;
-        assert!(testing::check_decaps_key::<P>(Backend::Portable, dk.as_bytes()).expect("p"));
+        bad_dk.as_mut()[at] ^= 0x10;
+        assert!(testing::check_decaps_key::<P>(Backend::Portable, &dk).expect("p"));
         assert!(!testing::check_decaps_key::<P>(Backend::Portable, &bad_dk).expect("p"));
         for &be in &backs {
             let name = be.name();
             let (ek2, dk2) = testing::keygen_derand::<P>(be, &seed).expect("available");
-            assert_eq!(ek2.as_bytes(), ek.as_bytes(), "{name} keygen ek");
-            assert_eq!(dk2.as_bytes(), dk.as_bytes(), "{name} keygen dk");
-            let (ct2, ss2) = testing::encaps_derand::<P>(be, &ek, m, &salt).expect("available");
-            assert_eq!(ct2.as_bytes(), ct.as_bytes(), "{name} encaps ct");
-            assert_eq!(ss2.as_bytes(), ss.as_bytes(), "{name} encaps ss");
+            assert_eq!(ek2.as_ref(), ek.as_ref(), "{name} keygen ek");
+            assert_eq!(dk2.as_ref(), dk.as_ref(), "{name} keygen dk");
+            let (ct2, ss2) = testing::encaps_derand::<P>(be, &ek, &m_salt).expect("available");
+            assert_eq!(ct2.as_ref(), ct.as_ref(), "{name} encaps ct");
+            assert_eq!(ss2, ss, "{name} encaps ss");
             let d = testing::decaps::<P>(be, &dk, &ct).expect("available");
-            assert_eq!(d.as_bytes(), ss.as_bytes(), "{name} decaps");
+            assert_eq!(d, ss, "{name} decaps");
             let d = testing::decaps::<P>(be, &dk, &bad).expect("available");
-            assert_eq!(d.as_bytes(), rej.as_bytes(), "{name} decaps (rejection)");
-            assert!(testing::check_decaps_key::<P>(be, dk.as_bytes()).expect("available"));
+            assert_eq!(d, rej, "{name} decaps (rejection)");
+            assert!(testing::check_decaps_key::<P>(be, &dk).expect("available"));
             assert!(!testing::check_decaps_key::<P>(be, &bad_dk).expect("available"));
         }
     }

@@ -380,13 +380,8 @@ mod tests {
 
     #[test]
     fn packed_bits_match_entries() {
-        let mut st = 0x9E37_79B9u32;
-        let mut next = || {
-            st ^= st << 13;
-            st ^= st >> 17;
-            st ^= st << 5;
-            st
-        };
+        let mut rng = pqforge_core::testing::TestRng::new(0x9E37_79B9);
+        let mut next = || rng.next_u32();
         for w in [6usize, 12, 13] {
             let n = 1usize << w;
             let cb: std::vec::Vec<u8> = (0..(2 * w - 1) << (w - 4)).map(|_| next() as u8).collect();

@@ -445,6 +445,7 @@ mod tests {
     use crate::{McEliece348864, McEliece460896, McEliece6960119, McEliece8192128};
     use alloc::vec;
     use alloc::vec::Vec;
+    use pqforge_core::testing::TestRng;
 
     fn slow_inv(m: usize, a: u16) -> u16 {
         (1..1u16 << m)
@@ -484,25 +485,17 @@ mod tests {
         c
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn elem(&mut self, m: usize) -> u16 {
-            (self.next() & ((1 << m) - 1)) as u16
-        }
+    /// A random element of GF(2^m).
+    fn elem(rng: &mut TestRng, m: usize) -> u16 {
+        (rng.next_u64() & ((1 << m) - 1)) as u16
     }
 
     /// Syndrome `s_j = sum_k y_k x_k^j` of `w` errors (distinct nonzero
     /// locators `x_k`, nonzero values `y_k`).
-    fn err_syndrome(m: usize, t: usize, w: usize, rng: &mut Rng) -> (Vec<u16>, Vec<u16>) {
+    fn err_syndrome(m: usize, t: usize, w: usize, rng: &mut TestRng) -> (Vec<u16>, Vec<u16>) {
         let mut xs: Vec<u16> = Vec::new();
         while xs.len() < w {
-            let x = rng.elem(m);
+            let x = elem(rng, m);
             if x != 0 && !xs.contains(&x) {
                 xs.push(x);
             }
@@ -511,7 +504,7 @@ mod tests {
         for &x in &xs {
             let mut y = 0;
             while y == 0 {
-                y = rng.elem(m);
+                y = elem(rng, m);
             }
             let mut p = y;
             for sj in &mut s {
@@ -524,24 +517,24 @@ mod tests {
 
     fn check<P: ParameterSet>(f: fn(&mut [u16], &[u16]), seed: u64, cases: usize) {
         let (m, t) = (P::M, P::T);
-        let mut rng = Rng(seed);
+        let mut rng = TestRng::new(seed);
         for case in 0..cases {
             let (s, xs) = match case % 4 {
                 0 => (
-                    (0..2 * t).map(|_| rng.elem(m)).collect::<Vec<_>>(),
+                    (0..2 * t).map(|_| elem(&mut rng, m)).collect::<Vec<_>>(),
                     Vec::new(),
                 ),
                 1 => err_syndrome(m, t, t, &mut rng),
                 2 => {
-                    let w = (rng.next() % (t as u64 + 1)) as usize;
+                    let w = (rng.next_u64() % (t as u64 + 1)) as usize;
                     err_syndrome(m, t, w, &mut rng)
                 }
                 _ => {
                     // Sparse: mostly zero syndromes (d = 0 paths).
                     let mut s = vec![0u16; 2 * t];
                     for _ in 0..(case / 4) % 5 {
-                        let i = (rng.next() % (2 * t as u64)) as usize;
-                        s[i] = rng.elem(m);
+                        let i = (rng.next_u64() % (2 * t as u64)) as usize;
+                        s[i] = elem(&mut rng, m);
                     }
                     (s, Vec::new())
                 }
@@ -570,7 +563,7 @@ mod tests {
     }
 
     fn time<P: ParameterSet>(label: &str, f: fn(&mut [u16], &[u16])) {
-        let mut rng = Rng(99);
+        let mut rng = TestRng::new(99);
         let (s, _) = err_syndrome(P::M, P::T, P::T, &mut rng);
         let mut out = vec![0u16; P::T + 1];
         // Best of many short batches: robust against a shared machine.
@@ -610,7 +603,7 @@ mod tests {
     #[cfg(feature = "ctgrind")]
     fn bm_ctgrind() {
         fn run<P: ParameterSet>(f: fn(&mut [u16], &[u16])) {
-            let mut rng = Rng(7);
+            let mut rng = TestRng::new(7);
             let (mut s, _) = err_syndrome(P::M, P::T, P::T, &mut rng);
             let mut bytes: Vec<u8> = s.iter().flat_map(|x| x.to_le_bytes()).collect();
             pqforge_core::ctgrind::poison(&mut bytes);

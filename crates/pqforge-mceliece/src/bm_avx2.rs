@@ -1115,14 +1115,11 @@ mod tests {
         if crate::backend::avx2::Token::get().is_none() {
             return;
         }
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = pqforge_core::testing::TestRng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..200 {
             let mut v = [[0u64; 4]; 13];
             for p in v.iter_mut().flatten() {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                *p = s;
+                *p = rng.next_u64();
             }
             let par = |x: u64| (x.count_ones() & 1) as u16;
             let mut want = [0u16; 4];

@@ -170,13 +170,8 @@ mod tests {
 
     #[test]
     fn fft_matches_horner_and_transpose() {
-        let mut s = 0x2545_F491u32;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
+        let mut rng = pqforge_core::testing::TestRng::new(0x2545_F491);
+        let mut next = || rng.next_u32();
         for (m, t) in [(12usize, 64usize), (12, 40), (13, 96), (13, 119), (13, 128)] {
             let nc = 1 << (m - 5);
             let mut f: std::vec::Vec<u16> =

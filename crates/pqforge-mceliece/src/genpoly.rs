@@ -409,13 +409,8 @@ mod tests {
 
     fn sweep<P: ParameterSet>(n: usize) {
         let (m, t) = (P::M, P::T);
-        let mut s = 0x9E37_79B9_7F4A_7C15u64 ^ (t as u64);
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 20) as u16 & ((1 << m) - 1)
-        };
+        let mut rng = pqforge_core::testing::TestRng::new(0x9E37_79B9_7F4A_7C15 ^ (t as u64));
+        let mut next = || (rng.next_u64() >> 20) as u16 & ((1 << m) - 1);
         let mut f = [0u16; MAX_T];
         for _ in 0..n {
             for x in &mut f[..t] {

@@ -281,13 +281,8 @@ pub(crate) mod tests {
 
     #[test]
     fn scalar_and_bitsliced_agree() {
-        let mut s = 0x1234_5678u32;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
+        let mut rng = pqforge_core::testing::TestRng::new(0x1234_5678);
+        let mut next = || rng.next_u32();
         for _ in 0..2000 {
             let a = (next() & 0xFFF) as u16;
             let b = (next() & 0xFFF) as u16;

@@ -36,7 +36,8 @@ const fn row_pad_bits<P: ParameterSet>() -> usize {
 }
 
 /// Checks that the unused high bits of every public-key row are zero
-/// (only mceliece6960119* has such bits). The public key is public.
+/// (only mceliece6960119* has such bits): the one public-key check, run
+/// once by `prepare_ek`. The public key is public.
 pub(crate) fn check_pk_padding<P: ParameterSet>(pk: &[u8]) -> Result<(), Error> {
     if row_pad_bits::<P>() == 0 {
         return Ok(());
@@ -141,17 +142,16 @@ fn syndrome<P: ParameterSet, B: Backend>(c0: &mut [u8], pk: &[u8], e: &[u8]) {
     zeroize::Zeroize::zeroize(&mut et[..rb]);
 }
 
-/// Encapsulation: writes `ct` (`P::CT_BYTES`) and `ss`. Inlined, so that
-/// the AVX2 entry point compiles it (and `gen_e`) for AVX2; its frame is
-/// small (~2.5 KB).
+/// Encapsulation: writes `ct` (`P::CT_BYTES`) and `ss`; `pk` passed
+/// [`check_pk_padding`]. Inlined, so that the AVX2 entry point compiles it
+/// (and `gen_e`) for AVX2; its frame is small (~2.5 KB).
 #[inline]
 pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized, B: Backend>(
     rng: &mut R,
     pk: &[u8],
     ct: &mut [u8],
     ss: &mut [u8; 32],
-) -> Result<(), Error> {
-    check_pk_padding::<P>(pk)?;
+) {
     let n = P::N;
     let mut e = [0u8; MAX_N / 8];
     gen_e::<P, R, B>(rng, &mut e);
@@ -171,7 +171,6 @@ pub(crate) fn encaps<P: ParameterSet, R: CryptoRng + ?Sized, B: Backend>(
     h.absorb(&ct[..P::CT_BYTES]);
     h.squeeze(ss);
     zeroize::Zeroize::zeroize(e);
-    Ok(())
 }
 
 /// `1 / g(x)^2` at every field element (bitsliced, `fft` order), by one
@@ -294,11 +293,6 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8
     zeroize::Zeroize::zeroize(&mut g);
     // 0xFF iff check == 0.
     ((u32::from(check).wrapping_sub(1) >> 31) as u8).wrapping_neg()
-}
-
-/// Decapsulation on the best backend; `ct` must have `P::CT_BYTES` bytes.
-pub(crate) fn decaps<P: ParameterSet>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
-    crate::backend::decaps::<P>(sk, ct, ss);
 }
 
 /// Decapsulation with the decoder of backend `B`; `ct` must have

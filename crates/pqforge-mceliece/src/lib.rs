@@ -4,7 +4,7 @@
 //!
 //! # Status: at risk
 //!
-//! Every parameter set is registered with [`Status::AtRisk`]: the 2026
+//! Every parameter set is registered with [`pqforge_core::Status::AtRisk`]: the 2026
 //! cryptanalysis in IACR ePrint 2026/1630 claims key recovery below NIST
 //! category 1. Use these sets for interoperability and research only.
 //!
@@ -20,14 +20,21 @@
 //!   draft's pc/pcf is an inference, so treat them as provisional.
 //!
 //! All twenty sets share one code path, generic over [`ParameterSet`].
+//! The types, in registry order ([`SCHEMES`]): [`McEliece348864`],
+//! [`McEliece348864f`], [`McEliece460896`], [`McEliece460896f`],
+//! [`McEliece6688128`], [`McEliece6688128f`], [`McEliece6960119`],
+//! [`McEliece6960119f`], [`McEliece8192128`], [`McEliece8192128f`], then
+//! the same with the suffixes `pc` and `pcf` ([`McEliece348864pc`],
+//! [`McEliece348864pcf`], ..., [`McEliece8192128pcf`]).
 //!
 //! # Memory
 //!
-//! Public keys are 261 KB to 1.36 MB and are always written into a caller
-//! buffer. Key generation uses that buffer as its work space (sort keys,
+//! Public keys are 261 KB to 1.36 MB and are always written into, or read
+//! from, a caller buffer (the contract passes references, nothing is
+//! copied). Key generation uses that buffer as its work space (sort keys,
 //! the Gaussian elimination, the Benes control-bit scratch; see the
 //! `keygen` module source), so no operation needs a heap, and every
-//! operation's stack stays below 64 KB.
+//! operation's own stack stays below 64 KB.
 //!
 //! # Backends
 //!
@@ -51,16 +58,75 @@
 //! pivots), the encapsulation rejection-sampling accept bits, and the
 //! public outputs (public key, ciphertext), each at a commented call site.
 //!
+//! # API
+//!
+//! Each set is a unit type implementing [`pqforge_core::Kem`] (re-exported
+//! here as [`Kem`]), which gives the typed API: [`EncapsKey<P>`],
+//! [`DecapsKey<P>`], [`Ciphertext<P>`] and [`SharedSecret<P>`] hold
+//! exact-size arrays, and `P::keygen`, `P::encaps`, `P::decaps` work on
+//! them. Parsing a public key (`EncapsKey::<P>::try_from(bytes)`) runs
+//! the one check the specification asks for (zero padding bits in every
+//! row of a `mceliece6960119*` key); private keys have a single form, the
+//! expanded encoding (no seed form); there are no options. Deterministic
+//! key generation (`P::keygen_derand`) takes the 32-byte seed delta; the
+//! standard defines no deterministic encapsulation, so `P::encaps_derand`
+//! returns [`pqforge_core::Error::Unsupported`].
+//!
+//! Randomness, exactly as the reference draws it (the KAT transcripts
+//! depend on it): key generation draws the 32-byte seed delta with one
+//! `fill_bytes` call; encapsulation draws the error vector with repeated
+//! `fill_bytes` calls of `4t` bytes (`2t` for `mceliece8192128*`, where
+//! every candidate is in range) until a sample is valid.
+//!
+//! Decapsulation never fails: a ciphertext that does not decode gives the
+//! implicit-rejection key SHAKE256(0 || s || C). For `mceliece6960119*`,
+//! nonzero C0 padding bits count as an invalid ciphertext (rejection key;
+//! PQClean instead returns an all-0xFF key with an error code, and no KAT
+//! covers the case). The specification asks for no check of a private
+//! key, so parsing one checks its length only.
+//!
+//! The typed keys live wherever the caller puts them, so a public key of
+//! up to 1.36 MB on the stack needs a thread with a large stack, as below.
+//! Without one, use the dynamic API of [`SCHEMES`] (or
+//! `pqforge_core::KemAlg::<P>::DYN`) on heap buffers: it borrows the
+//! caller's bytes and copies no key.
+//!
 //! ```
-//! use pqforge_mceliece::{McEliece348864, ParameterSet, decaps, encaps, keygen};
+//! use pqforge_mceliece::{Ciphertext, EncapsKey, Kem, McEliece348864};
+//! # fn run() {
 //! # let mut rng = pqforge_core::kat::KatSource::new(pqforge_core::KatRng::NistDrbg, &[1; 48]);
-//! let mut pk = vec![0u8; McEliece348864::PK_BYTES];
-//! let mut sk = vec![0u8; McEliece348864::SK_BYTES];
-//! keygen::<McEliece348864, _>(&mut rng, &mut pk, &mut sk).unwrap();
-//! let mut ct = [0u8; McEliece348864::CT_BYTES];
-//! let (mut k1, mut k2) = ([0u8; 32], [0u8; 32]);
-//! encaps::<McEliece348864, _>(&mut rng, &pk, &mut ct, &mut k1).unwrap();
-//! decaps::<McEliece348864>(&sk, &ct, &mut k2).unwrap();
+//! let (ek, dk) = McEliece348864::keygen(&mut rng);
+//! let (ct, k1) = McEliece348864::encaps(&ek, &mut rng);
+//! // Keys and ciphertexts travel as bytes and are checked when parsed.
+//! let ek2 = EncapsKey::<McEliece348864>::try_from(ek.as_ref()).unwrap();
+//! assert!(ek2 == ek);
+//! let ct = Ciphertext::<McEliece348864>::try_from(ct.as_ref()).unwrap();
+//! let k2 = McEliece348864::decaps(&dk, &ct);
+//! assert_eq!(k1, k2);
+//! # }
+//! // Keys of 261 KB and more: give the thread a large stack.
+//! std::thread::Builder::new()
+//!     .stack_size(16 << 20)
+//!     .spawn(run)
+//!     .unwrap()
+//!     .join()
+//!     .unwrap();
+//! ```
+//!
+//! The dynamic API on heap buffers:
+//!
+//! ```
+//! use pqforge_core::Scheme;
+//! use pqforge_mceliece::SCHEMES;
+//! # let mut rng = pqforge_core::kat::KatSource::new(pqforge_core::KatRng::NistDrbg, &[1; 48]);
+//! let Scheme::Kem(kem) = SCHEMES[6] else { unreachable!() };
+//! let i = kem.info();
+//! assert_eq!(i.name, "mceliece6960119");
+//! let (mut pk, mut sk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
+//! kem.keygen(&mut rng, &mut pk, &mut sk).unwrap();
+//! let (mut ct, mut k1, mut k2) = (vec![0u8; i.ct_bytes], [0u8; 32], [0u8; 32]);
+//! kem.encaps(&mut rng, &pk, &mut ct, &mut k1).unwrap();
+//! kem.decaps(&sk, &ct, &mut k2).unwrap();
 //! assert_eq!(k1, k2);
 //! ```
 #![no_std]
@@ -75,7 +141,6 @@ mod benes;
 mod bm;
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 mod bm_avx2;
-mod dynkem;
 mod fft;
 mod fft_consts;
 mod genpoly;
@@ -87,96 +152,32 @@ mod radix;
 mod sort;
 
 pub use backend::testing;
-pub use dynkem::*;
 pub use params::*;
-use pqforge_core::{CryptoRng, Error, Status, check_len};
+pub use pqforge_core::{Ciphertext, DecapsKey, EncapsKey, Kem, SharedSecret};
 
-/// Generates a key pair into `pk` (`P::PK_BYTES`) and `sk` (`P::SK_BYTES`),
-/// drawing exactly 32 bytes (the seed delta) from `rng`.
-///
-/// # Errors
-/// [`Error::Length`] if a buffer has the wrong size (checked first).
-pub fn keygen<P: ParameterSet, R: CryptoRng + ?Sized>(
-    rng: &mut R,
-    pk: &mut [u8],
-    sk: &mut [u8],
-) -> Result<(), Error> {
-    check_len("public key buffer", P::PK_BYTES, pk.len())?;
-    check_len("secret key buffer", P::SK_BYTES, sk.len())?;
-    let mut delta = [0u8; 32];
-    rng.fill_bytes(&mut delta);
-    backend::keygen_derand::<P>(&delta, pk, sk);
-    zeroize::Zeroize::zeroize(&mut delta);
-    Ok(())
-}
-
-/// Deterministic key generation from the 32-byte seed `delta`.
-///
-/// # Errors
-/// [`Error::Length`] if a buffer has the wrong size.
-pub fn keygen_derand<P: ParameterSet>(
-    delta: &[u8; 32],
-    pk: &mut [u8],
-    sk: &mut [u8],
-) -> Result<(), Error> {
-    check_len("public key buffer", P::PK_BYTES, pk.len())?;
-    check_len("secret key buffer", P::SK_BYTES, sk.len())?;
-    backend::keygen_derand::<P>(delta, pk, sk);
-    Ok(())
-}
-
-/// Encapsulates to `pk`: writes the ciphertext (`P::CT_BYTES`) and the
-/// 32-byte shared secret. Draws the error vector from `rng` exactly like
-/// the reference (`4t`-byte requests, `2t` for `mceliece8192128*`, until a
-/// valid sample).
-///
-/// # Errors
-/// [`Error::Length`] for wrong sizes; [`Error::Encoding`] if the padding
-/// bits of a `mceliece6960119*` public key are not zero.
-pub fn encaps<P: ParameterSet, R: CryptoRng + ?Sized>(
-    rng: &mut R,
-    pk: &[u8],
-    ct: &mut [u8],
-    ss: &mut [u8; 32],
-) -> Result<(), Error> {
-    check_len("public key", P::PK_BYTES, pk.len())?;
-    check_len("ciphertext buffer", P::CT_BYTES, ct.len())?;
-    backend::encaps::<P, R>(rng, pk, ct, ss)
-}
-
-/// Decapsulates `ct` with `sk` into `ss`. Never fails for a correctly sized
-/// ciphertext: an invalid one gives the implicit-rejection key
-/// SHAKE256(0 || s || C).
-///
-/// For `mceliece6960119*`, nonzero C0 padding bits are treated as an
-/// invalid ciphertext (rejection key); PQClean instead returns an all-0xFF
-/// key with an error code. No KAT covers this case.
-///
-/// # Errors
-/// [`Error::Length`] if `sk` or `ct` has the wrong size.
-pub fn decaps<P: ParameterSet>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) -> Result<(), Error> {
-    check_len("secret key", P::SK_BYTES, sk.len())?;
-    check_len("ciphertext", P::CT_BYTES, ct.len())?;
-    kem::decaps::<P>(sk, ct, ss);
-    Ok(())
-}
-
-/// Key generation into freshly allocated buffers: `(pk, sk)`, the secret
-/// key wiped on drop.
+/// Key generation into freshly allocated buffers, `(pk, sk)` (the secret
+/// key wiped on drop): the keys never pass through the stack. They work
+/// with the dynamic API ([`SCHEMES`]) and parse into the typed keys
+/// (`EncapsKey::<P>::try_from(&pk[..])`). Draws like `P::keygen` (one
+/// 32-byte seed).
 #[cfg(feature = "alloc")]
-pub fn keygen_boxed<P: ParameterSet, R: CryptoRng + ?Sized>(
+pub fn keygen_boxed<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> (
     alloc::boxed::Box<[u8]>,
     zeroize::Zeroizing<alloc::boxed::Box<[u8]>>,
 ) {
-    let mut pk = alloc::vec![0u8; P::PK_BYTES].into_boxed_slice();
-    let mut sk = zeroize::Zeroizing::new(alloc::vec![0u8; P::SK_BYTES].into_boxed_slice());
-    let mut delta = [0u8; 32];
-    rng.fill_bytes(&mut delta);
-    backend::keygen_derand::<P>(&delta, &mut pk, &mut sk);
-    zeroize::Zeroize::zeroize(&mut delta);
+    use pqforge_core::ByteArray;
+    let mut pk = alloc::vec![0u8; <P::EkBytes as ByteArray>::LEN].into_boxed_slice();
+    let mut sk = zeroize::Zeroizing::new(
+        alloc::vec![0u8; <P::DkBytes as ByteArray>::LEN].into_boxed_slice(),
+    );
+    // Always both: the buffers have the arrays' lengths.
+    if let (Some(ek), Some(dk)) = (
+        P::EkBytes::mut_from(&mut pk),
+        P::DkBytes::mut_from(&mut sk[..]),
+    ) {
+        let _ = P::keygen_into(rng, ek, dk);
+    }
     (pk, sk)
 }
-
-const _: Status = Status::AtRisk;

@@ -1,17 +1,18 @@
-//! Parameter sets (Classic McEliece round-4 specification, §7) and the
-//! sealed [`ParameterSet`] trait.
+//! Parameter sets (Classic McEliece round-4 specification, §7), the sealed
+//! [`ParameterSet`] trait and the [`Kem`] contract of every set.
 
-use pqforge_core::{AlgInfo, KatRng, Kind, Status};
+use pqforge_core::{
+    AlgInfo, CryptoRng, Error, KatRng, Kem, KeyForms, PreparedDk, PreparedEk, Scheme, Status,
+};
 
 mod sealed {
     pub trait Sealed {}
 }
 
-/// One Classic McEliece parameter set. Sealed: implemented by the twenty
-/// marker types of this crate only.
-pub trait ParameterSet:
-    sealed::Sealed + Copy + Default + core::fmt::Debug + Send + Sync + 'static
-{
+/// One Classic McEliece parameter set: the code parameters on top of the
+/// [`Kem`] contract. Sealed: implemented by the twenty marker types of this
+/// crate only.
+pub trait ParameterSet: sealed::Sealed + Kem {
     /// Canonical name (`"mceliece348864"`, `"mceliece6960119pcf"`, ...).
     const NAME: &'static str;
     /// Field degree m (GF(2^m)).
@@ -30,8 +31,6 @@ pub trait ParameterSet:
     /// polynomial defining GF((2^m)^t) for the Goppa polynomial.
     #[doc(hidden)]
     const FPOLY: &'static [(usize, u16)];
-    /// Metadata for the registry.
-    const INFO: AlgInfo;
 
     /// Rows of the public matrix, m t.
     const MT: usize = Self::M * Self::T;
@@ -69,25 +68,67 @@ macro_rules! param_sets {
             const SEMI: bool = $semi;
             const PC: bool = $pc;
             const FPOLY: &'static [(usize, u16)] = $fp;
-            const INFO: AlgInfo = AlgInfo {
-                name: $name,
-                family: "Classic McEliece",
-                kind: Kind::Kem,
-                pk_bytes: $pk,
-                sk_bytes: $sk,
-                ct_bytes: $ct,
-                sig_bytes: 0,
-                ss_bytes: 32,
-                category: $cat,
-                status: Status::AtRisk,
-                kat: KatRng::NistDrbg,
-                kat_header: concat!("# kem/", $name),
-                revision: if $pc {
+        }
+
+        impl Kem for $ty {
+            const INFO: AlgInfo = AlgInfo::kem($name, "Classic McEliece", $pk, $sk, $ct, 32, $cat)
+                .with_status(Status::AtRisk)
+                .with_kat(KatRng::NistDrbg, concat!("# kem/", $name))
+                .with_revision(if $pc {
                     "round-3 plaintext confirmation (provisional)"
                 } else {
                     "Classic McEliece round 4 (2022)"
-                },
-            };
+                })
+                .with_c_stem($name)
+                .with_feature("mceliece")
+                .with_key_forms(KeyForms::EXPANDED)
+                .with_seeds(32, 0);
+
+            type EkBytes = [u8; $pk];
+            type DkBytes = [u8; $sk];
+            type CtBytes = [u8; $ct];
+            type SsBytes = [u8; 32];
+            type KeygenSeed = [u8; 32];
+            type EncapsSeed = [u8; 0];
+            type EkState = ();
+            type DkState = ();
+
+            // The one public-key check: zero padding bits (6960119 rows).
+            fn prepare_ek(ek: &[u8; $pk]) -> Result<(), Error> {
+                crate::kem::check_pk_padding::<Self>(ek)
+            }
+
+            // The specification defines no private-key check (decoding
+            // masks g's coefficients to m bits, as the reference does).
+            fn prepare_dk(_dk: &[u8; $sk]) -> Result<(), Error> {
+                Ok(())
+            }
+
+            fn keygen_derand_into(
+                delta: &[u8; 32],
+                ek: &mut [u8; $pk],
+                dk: &mut [u8; $sk],
+            ) -> ((), ()) {
+                crate::backend::keygen_derand::<Self>(delta, ek, dk);
+                ((), ())
+            }
+
+            // keygen_into: the default (one 32-byte draw of delta).
+
+            // The reference's draws: 4t-byte (2t for 8192128) requests
+            // until the error vector is valid; no deterministic variant.
+            fn encaps_into<R: CryptoRng + ?Sized>(
+                ek: PreparedEk<'_, Self>,
+                rng: &mut R,
+                ct: &mut [u8; $ct],
+                ss: &mut [u8; 32],
+            ) {
+                crate::backend::encaps::<Self, R>(rng, ek.bytes(), ct, ss);
+            }
+
+            fn decaps_into(dk: PreparedDk<'_, Self>, ct: &[u8; $ct], ss: &mut [u8; 32]) {
+                crate::backend::decaps::<Self>(dk.bytes(), ct, ss);
+            }
         }
 
         const _: () = {
@@ -171,3 +212,28 @@ param_sets! {
     McEliece8192128pcf, "mceliece8192128pcf", m = 13, n = 8192, t = 128, semi = true, pc = true,
         cat = 5, fpoly = F128, pk = 1357824, sk = 14120, ct = 240;
 }
+
+/// The dynamic handles of the twenty sets, in registry order: the ten
+/// round-4 sets, then the ten `pc` / `pcf` sets.
+pub const SCHEMES: [Scheme; 20] = [
+    Scheme::kem::<McEliece348864>(),
+    Scheme::kem::<McEliece348864f>(),
+    Scheme::kem::<McEliece460896>(),
+    Scheme::kem::<McEliece460896f>(),
+    Scheme::kem::<McEliece6688128>(),
+    Scheme::kem::<McEliece6688128f>(),
+    Scheme::kem::<McEliece6960119>(),
+    Scheme::kem::<McEliece6960119f>(),
+    Scheme::kem::<McEliece8192128>(),
+    Scheme::kem::<McEliece8192128f>(),
+    Scheme::kem::<McEliece348864pc>(),
+    Scheme::kem::<McEliece348864pcf>(),
+    Scheme::kem::<McEliece460896pc>(),
+    Scheme::kem::<McEliece460896pcf>(),
+    Scheme::kem::<McEliece6688128pc>(),
+    Scheme::kem::<McEliece6688128pcf>(),
+    Scheme::kem::<McEliece6960119pc>(),
+    Scheme::kem::<McEliece6960119pcf>(),
+    Scheme::kem::<McEliece8192128pc>(),
+    Scheme::kem::<McEliece8192128pcf>(),
+];

@@ -240,13 +240,8 @@ mod tests {
     #[test]
     #[allow(clippy::items_after_statements)]
     fn radix_matches_transpose() {
-        let mut s = 0x1357_9BDFu32;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s
-        };
+        let mut rng = pqforge_core::testing::TestRng::new(0x1357_9BDF);
+        let mut next = || rng.next_u32();
         // <radix(a), b> == <a, radix_tr(b)> (dot product of coefficient
         // vectors over GF(2^m)).
         fn check<const M: usize, const W: usize>(next: &mut dyn FnMut() -> u32) {

@@ -69,12 +69,8 @@ mod tests {
 
     #[test]
     fn sorts() {
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            s ^= s << 7;
-            s ^= s >> 9;
-            s
-        };
+        let mut rng = pqforge_core::testing::TestRng::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = || rng.next_u64();
         for logn in [1usize, 2, 5, 10] {
             let n = 1 << logn;
             let vals: std::vec::Vec<u64> = (0..n).map(|_| next() >> (next() % 64)).collect();

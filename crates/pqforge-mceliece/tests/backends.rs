@@ -5,8 +5,9 @@
 //! CPU or the build (`--cfg pqforge_backend="portable"`) offers no SIMD
 //! backend.
 
-use pqforge_core::KatRng;
 use pqforge_core::kat::KatSource;
+use pqforge_core::testing::TestRng;
+use pqforge_core::{KatRng, KemAlg};
 use pqforge_mceliece::testing::{self, available};
 use pqforge_mceliece::*;
 
@@ -37,7 +38,9 @@ fn keygen_same<P: ParameterSet>(seeds: &[[u8; 32]]) {
             assert_eq!(ct0, ct1, "{} {b}: ciphertext differs", P::NAME);
             assert_eq!(k0, k1, "{} {b}: shared secret differs", P::NAME);
             let mut k2 = [0u8; 32];
-            decaps::<P>(&sk0, &ct0, &mut k2).expect("decaps");
+            KemAlg::<P>::DYN
+                .decaps(&sk0, &ct0, &mut k2)
+                .expect("decaps");
             assert_eq!(k0, k2, "{}: decaps", P::NAME);
         }
     }
@@ -55,13 +58,8 @@ fn keygen_and_encaps_match_portable() {
 
 #[test]
 fn sorts_match_portable() {
-    let mut s = 0x243F_6A88_85A3_08D3u64;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = TestRng::new(0x243F_6A88_85A3_08D3);
+    let mut next = move || rng.next_u64();
     for logn in 0..=13 {
         let n = 1usize << logn;
         for w in [4usize, 8] {
@@ -104,21 +102,17 @@ fn sorts_match_portable() {
 /// ciphertexts, ciphertexts with flipped bits (decoding failures and
 /// near misses) and random ones (implicit rejection).
 fn decaps_same<P: ParameterSet>(seed: u8, rounds: usize) {
+    let kem = KemAlg::<P>::DYN;
     let mut rng = KatSource::new(KatRng::NistDrbg, &[seed; 48]);
     let mut pk = vec![0u8; P::PK_BYTES];
     let mut sk = vec![0u8; P::SK_BYTES];
-    keygen::<P, _>(&mut rng, &mut pk, &mut sk).expect("keygen");
-    let mut s = u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    kem.keygen(&mut rng, &mut pk, &mut sk).expect("keygen");
+    let mut t = TestRng::new(u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut next = move || t.next_u64();
     for round in 0..rounds {
         let mut ct = vec![0u8; P::CT_BYTES];
         let mut k = [0u8; 32];
-        encaps::<P, _>(&mut rng, &pk, &mut ct, &mut k).expect("encaps");
+        kem.encaps(&mut rng, &pk, &mut ct, &mut k).expect("encaps");
         match round % 4 {
             0 => {}
             1 => {

@@ -11,11 +11,14 @@
 //!
 //! The 10-record checks of the 460896 and larger sets are `#[ignore]`d
 //! (minutes at opt-level 3 on 2 cores); run them with `--ignored`.
+//!
+//! The transcripts go through the dynamic API on heap buffers, as the
+//! `pqforge kat` command and the board harness make them.
 
 use std::fmt::Write as _;
 
-use pqforge_core::KatRng;
 use pqforge_core::kat::{KatSource, standard_seeds};
+use pqforge_core::{KatRng, KemAlg};
 use pqforge_mceliece::*;
 use sha2::{Digest, Sha256};
 
@@ -32,15 +35,16 @@ fn records<P: ParameterSet>(n: usize) -> Vec<String> {
     let mut pk = vec![0u8; P::PK_BYTES];
     let mut sk = vec![0u8; P::SK_BYTES];
     let mut ct = vec![0u8; P::CT_BYTES];
+    let kem = KemAlg::<P>::DYN;
     seeds
         .iter()
         .enumerate()
         .map(|(count, seed)| {
             let mut rng = KatSource::new(KatRng::NistDrbg, seed);
             let (mut ss, mut ss2) = ([0u8; 32], [0u8; 32]);
-            keygen::<P, _>(&mut rng, &mut pk, &mut sk).expect("keygen");
-            encaps::<P, _>(&mut rng, &pk, &mut ct, &mut ss).expect("encaps");
-            decaps::<P>(&sk, &ct, &mut ss2).expect("decaps");
+            kem.keygen(&mut rng, &mut pk, &mut sk).expect("keygen");
+            kem.encaps(&mut rng, &pk, &mut ct, &mut ss).expect("encaps");
+            kem.decaps(&sk, &ct, &mut ss2).expect("decaps");
             assert_eq!(ss, ss2, "{} record {count}: decaps mismatch", P::NAME);
             let mut r = format!("count = {count}\nseed = ");
             hex(&mut r, seed);

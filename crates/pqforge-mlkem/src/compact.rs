@@ -20,12 +20,12 @@
 //! Constant time: the only branches and indices on data are those of
 //! SampleNTT, which reads the public SHAKE128(rho || i || j) stream.
 
-use pqforge_core::{ct, ctgrind};
+use pqforge_core::{ByteArray, ct, ctgrind};
 use zeroize::Zeroize;
 
 use crate::hash::{self, Shake128, Shake256};
 use crate::ntt::{F_INV, ZETAS};
-use crate::params::{ByteArray, ParameterSet};
+use crate::params::ParameterSet;
 use crate::poly::{
     self, MONT_SQ, N, POLY_BYTES, Poly, Q, barrett_reduce, fqmul, montgomery_reduce, to_canonical,
     wipe,
@@ -524,22 +524,24 @@ pub(crate) fn decaps<P: ParameterSet>(dk: &[u8], c: &[u8], key: &mut [u8; 32]) {
 
 #[cfg(test)]
 mod tests {
+    use pqforge_core::testing::TestRng;
+
     use super::*;
     use crate::ntt;
 
-    fn lcg(x: &mut u64) -> i32 {
-        *x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (*x >> 33) as i32
+    /// A value in `[-m, m]`.
+    fn centred(rng: &mut TestRng, m: usize) -> i16 {
+        (rng.below(2 * m + 1) as i32 - m as i32) as i16
     }
 
     #[test]
     fn transforms_match_reference() {
-        let mut seed = 7u64;
+        let mut rng = TestRng::new(7);
         for round in 0..200 {
             // Forward: |c| < q.
             let mut a = Poly::ZERO;
             for c in &mut a.c {
-                *c = (lcg(&mut seed) % 3329) as i16 * if round % 2 == 0 { 1 } else { -1 };
+                *c = centred(&mut rng, 3328);
             }
             let mut want = a;
             ntt::ntt(&mut want);
@@ -551,9 +553,9 @@ mod tests {
                 *c = match round % 4 {
                     0 => 13_315,
                     1 => -13_315,
-                    2 => (lcg(&mut seed) % 26_631 - 13_315) as i16,
+                    2 => centred(&mut rng, 13_315),
                     _ => {
-                        if lcg(&mut seed) & 1 == 0 {
+                        if rng.next_u32() & 1 == 0 {
                             13_315
                         } else {
                             -13_315

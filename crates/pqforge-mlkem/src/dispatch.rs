@@ -96,8 +96,7 @@ pub mod compact_path {
 pub mod portable {
     use super::{ParameterSet, Portable, kem};
 
-    /// [`crate::MlKem768::keygen_derand`] etc. on the portable backend:
-    /// writes ek and dk.
+    /// KeyGen_internal on the portable backend: writes ek and dk.
     pub fn keygen<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32], ek: &mut [u8], dk: &mut [u8]) {
         kem::keygen::<P, Portable>(d, z, ek, dk, false);
     }

@@ -6,14 +6,13 @@
 //! * dk = ByteEncode12(s-hat) || ek || H(ek) || z             (768k + 96)
 //! * c  = ByteEncode_du(Compress_du(u)) || ByteEncode_dv(Compress_dv(v))
 
-use pqforge_core::ct;
-use pqforge_core::ctgrind;
+use pqforge_core::{ByteArray, ct, ctgrind};
 use zeroize::Zeroize;
 
 use crate::backend::Backend;
 use crate::batch;
 use crate::hash;
-use crate::params::{ByteArray, ParameterSet};
+use crate::params::ParameterSet;
 use crate::poly::{POLY_BYTES, Poly, add_assign, sub_from, wipe};
 use crate::sample::{gen_matrix, sample_cbd_many};
 

@@ -1,14 +1,22 @@
 //! ML-KEM-512/768/1024 (FIPS 203, August 2024): constant-time, `no_std`, no
 //! heap.
 //!
-//! * Typed API: [`MlKem512`], [`MlKem768`], [`MlKem1024`] implement
-//!   [`pqforge_core::Kem`]; keys and ciphertexts are fixed-size byte arrays
-//!   ([`EncapsKey`], [`DecapsKey`], [`Ciphertext`], [`SharedSecret`]).
-//! * Deterministic entry points for test vectors: `keygen_derand(d, z)`
-//!   (ML-KEM.KeyGen_internal) and `encaps_derand(ek, m)`
-//!   (ML-KEM.Encaps_internal), as inherent functions of each parameter set.
-//! * Dynamic API: the registry statics [`ML_KEM_512`], [`ML_KEM_768`],
-//!   [`ML_KEM_1024`] ([`pqforge_core::DynKem`]).
+//! * Parameter sets: [`MlKem512`], [`MlKem768`], [`MlKem1024`] (security
+//!   categories 1, 3, 5). Each implements [`pqforge_core::Kem`] once; the
+//!   typed API (`P::keygen`, `P::encaps`, `P::decaps`, the deterministic
+//!   `P::keygen_derand(&seed)` = ML-KEM.KeyGen_internal and
+//!   `P::encaps_derand(&ek, &m)` = ML-KEM.Encaps_internal) and the key types
+//!   [`EncapsKey`], [`DecapsKey`], [`Ciphertext`], [`SharedSecret`]
+//!   (exact-size arrays; secrets wiped on drop) come from core.
+//! * Dynamic API: [`SCHEMES`] (registry order 512, 768, 1024), or
+//!   `pqforge_core::KemAlg::<MlKem768>::DYN`, over byte slices.
+//! * Key forms (RFC 9935): the 64-byte seed `d || z` and the expanded
+//!   decapsulation key `dk_PKE || ek || H(ek) || z` (768k + 96 bytes). A
+//!   [`DecapsKey`] made by `keygen`/`keygen_derand` keeps its seed
+//!   ([`DecapsKey::seed`]); [`DecapsKey::from_seed`] rebuilds the key from
+//!   it. OIDs 2.16.840.1.101.3.4.4.1 / .2 / .3.
+//! * Options: none. ML-KEM defines no variants; every ciphertext of the
+//!   right length is accepted (implicit rejection).
 //!
 //! Randomness: `keygen` draws d || z with ONE 64-byte `fill_bytes` call and
 //! `encaps` draws m with one 32-byte call — the order and sizes of
@@ -16,38 +24,53 @@
 //! driver reproduces their `PQCgenKAT_kem` transcripts (`tests/kat.rs`
 //! checks record 0 of all three sets against the digests liboqs publishes).
 //!
-//! Input checks (FIPS 203 §7): [`EncapsKey::try_from`] checks the length and
-//! the modulus check `ByteEncode12(ByteDecode12(ek)) == ek`;
-//! [`DecapsKey::try_from`] checks the length, the hash check
-//! `H(ek) == h` and the modulus check of the embedded ek;
-//! [`Ciphertext::try_from`] checks the length. Decapsulation itself never
+//! Input checks (FIPS 203 §7), run once when a key is built or prepared
+//! ([`EncapsKey::try_from`], [`DecapsKey::try_from`], `prepare_ek`,
+//! `prepare_dk` of the dynamic API): every length; for ek the modulus check
+//! `ByteEncode12(ByteDecode12(ek)) == ek` ([`pqforge_core::Error::Encoding`]);
+//! for dk the hash check `H(ek) == h` ([`pqforge_core::Error::InvalidKey`])
+//! and the modulus check of the embedded ek. Decapsulation itself never
 //! fails: a ciphertext that does not re-encrypt identically yields the
-//! implicit-rejection key `J(z || c)`, chosen in constant time.
+//! implicit-rejection key `J(z || c)`, chosen in constant time. A prepared
+//! encapsulation key carries H(ek), so encapsulation does not rehash it.
 //!
-//! Backends: AVX2 on x86_64 (detected at run time, once per call);
-//! elsewhere, or with `--cfg pqforge_backend="portable"`, a stack-optimised
-//! portable implementation that never stores the matrix (about 3.5 KB of
-//! stack for ML-KEM-768 on a Cortex-M4, the dynamic API included). On
-//! 32-bit targets Keccak runs bit-interleaved on 32-bit words.
+//! Backends: AVX2 on x86_64 (detected at run time, once per call;
+//! [`backend_name`]); elsewhere, or with `--cfg pqforge_backend="portable"`,
+//! a stack-optimised portable implementation that never stores the matrix
+//! (about 3.5 KB of stack for ML-KEM-768 on a Cortex-M4, the dynamic API
+//! included). On 32-bit targets Keccak runs bit-interleaved on 32-bit words.
 //!
 //! ```
 //! use pqforge_core::Kem;
-//! use pqforge_mlkem::{DecapsKey, MlKem768};
+//! use pqforge_mlkem::{Ciphertext, DecapsKey, EncapsKey, MlKem768};
 //!
-//! // Deterministic key generation from a 64-byte seed d || z ...
+//! // Key generation from a 64-byte seed d || z (`MlKem768::keygen(&mut rng)`
+//! // draws it from a cryptographic generator).
 //! let seed = [7u8; 64];
-//! let dk = DecapsKey::<MlKem768>::from_seed(&seed);
-//! let ek = dk.encaps_key();
-//! // ... encapsulation with explicit randomness m (use `MlKem768::encaps`
-//! // with a CSPRNG in practice) ...
-//! let (ct, k1) = MlKem768::encaps_derand(&ek, &[1u8; 32]);
-//! // ... and decapsulation.
-//! let k2 = MlKem768::decaps(&dk, &ct);
-//! assert_eq!(k1, k2);
-//! // Keys round-trip through bytes with the FIPS 203 §7 checks.
-//! let dk2 = DecapsKey::<MlKem768>::try_from(dk.as_ref()).unwrap();
-//! assert_eq!(MlKem768::decaps(&dk2, &ct), k1);
+//! let (ek, dk) = MlKem768::keygen_derand(&seed);
 //! assert_eq!(dk.seed(), Some(&seed));
+//!
+//! // The sender checks the received key (FIPS 203 §7.2) and encapsulates
+//! // (`MlKem768::encaps(&ek, &mut rng)` draws m; here m is explicit).
+//! let ek = EncapsKey::<MlKem768>::try_from(ek.as_ref())?;
+//! let (ct, k1) = MlKem768::encaps_derand(&ek, &[1u8; 32])?;
+//!
+//! // The receiver decapsulates.
+//! let ct = Ciphertext::<MlKem768>::try_from(ct.as_ref())?;
+//! assert_eq!(MlKem768::decaps(&dk, &ct), k1);
+//!
+//! // Both private-key forms: the expanded encoding (checked, §7.3) and the seed.
+//! let dk2 = DecapsKey::<MlKem768>::try_from(dk.as_ref())?;
+//! assert_eq!(MlKem768::decaps(&dk2, &ct), k1);
+//! let dk3 = DecapsKey::<MlKem768>::from_seed(&seed)?;
+//! assert_eq!(dk3.as_bytes(), dk.as_bytes());
+//!
+//! // The same through the dynamic API, on byte slices.
+//! let kem = pqforge_core::KemAlg::<MlKem768>::DYN;
+//! let mut ss = [0u8; 32];
+//! kem.decaps(dk.as_ref(), ct.as_ref(), &mut ss)?;
+//! assert_eq!(&ss, k1.as_bytes());
+//! # Ok::<(), pqforge_core::Error>(())
 //! ```
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -56,129 +79,29 @@
 pub mod backend;
 mod batch;
 mod compact;
+mod contract;
 mod dispatch;
-mod dynkem;
 mod hash;
 mod kem;
 mod ntt;
 mod params;
 mod poly;
 mod sample;
-mod types;
 
+#[doc(hidden)]
+pub use contract::keygen_ipd_draft;
 pub use dispatch::backend_name;
 #[doc(hidden)]
 pub use dispatch::{compact_path, portable};
-pub use params::{ByteArray, MlKem512, MlKem768, MlKem1024, ParameterSet};
-pub use types::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
+pub use params::{MlKem512, MlKem768, MlKem1024, ParameterSet};
+pub use pqforge_core::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 
-pub use dynkem::MlKemDyn;
-use pqforge_core::{AlgInfo, CryptoRng, KatRng, Kem, Kind, Status};
-use zeroize::Zeroize;
+use pqforge_core::Scheme;
 
-/// ML-KEM.KeyGen_internal(d, z) (FIPS 203 Algorithm 16) for any parameter
-/// set; same as `MlKem768::keygen_derand` and friends.
-#[must_use]
-pub fn keygen_derand<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32]) -> (EncapsKey<P>, DecapsKey<P>) {
-    types::keygen_derand::<P>(d, z)
-}
-
-/// ML-KEM.Encaps_internal(ek, m) (FIPS 203 Algorithm 17) for any parameter
-/// set. `m` must be fresh uniform randomness outside of testing.
-#[must_use]
-pub fn encaps_derand<P: ParameterSet>(
-    ek: &EncapsKey<P>,
-    m: &[u8; 32],
-) -> (Ciphertext<P>, SharedSecret) {
-    types::encaps_derand::<P>(ek, m)
-}
-
-/// ML-KEM.Decaps_internal(dk, c) (FIPS 203 Algorithm 18) for any parameter
-/// set: the shared key, or the implicit-rejection key J(z || c).
-#[must_use]
-pub fn decaps<P: ParameterSet>(dk: &DecapsKey<P>, c: &Ciphertext<P>) -> SharedSecret {
-    types::decaps::<P>(dk, c)
-}
-
-macro_rules! kem_impl {
-    ($ty:ident, $name:literal, $header:literal, $cat:literal, $stat:ident, $k:literal) => {
-        impl $ty {
-            /// ML-KEM.KeyGen_internal(d, z) (FIPS 203 Algorithm 16): the
-            /// deterministic key generation behind [`Kem::keygen`].
-            #[must_use]
-            pub fn keygen_derand(d: &[u8; 32], z: &[u8; 32]) -> (EncapsKey<Self>, DecapsKey<Self>) {
-                types::keygen_derand::<Self>(d, z)
-            }
-
-            /// ML-KEM.Encaps_internal(ek, m) (FIPS 203 Algorithm 17): the
-            /// deterministic encapsulation behind [`Kem::encaps`]. `m` must
-            /// be fresh uniform randomness outside of testing.
-            #[must_use]
-            pub fn encaps_derand(
-                ek: &EncapsKey<Self>,
-                m: &[u8; 32],
-            ) -> (Ciphertext<Self>, SharedSecret) {
-                types::encaps_derand::<Self>(ek, m)
-            }
-        }
-
-        impl Kem for $ty {
-            const INFO: AlgInfo = AlgInfo {
-                name: $name,
-                family: "ML-KEM",
-                kind: Kind::Kem,
-                pk_bytes: <$ty as ParameterSet>::EK_BYTES,
-                sk_bytes: <$ty as ParameterSet>::DK_BYTES,
-                ct_bytes: <$ty as ParameterSet>::CT_BYTES,
-                sig_bytes: 0,
-                ss_bytes: 32,
-                category: $cat,
-                status: Status::Standard,
-                kat: KatRng::NistDrbg,
-                kat_header: $header,
-                revision: "FIPS 203 (August 2024)",
-            };
-            type EncapsKey = EncapsKey<Self>;
-            type DecapsKey = DecapsKey<Self>;
-            type Ciphertext = Ciphertext<Self>;
-            type SharedSecret = SharedSecret;
-
-            /// Draws d || z with one 64-byte `fill_bytes` call, then
-            /// [`Self::keygen_derand`].
-            fn keygen<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self::EncapsKey, Self::DecapsKey) {
-                let mut seed = [0u8; 64];
-                rng.fill_bytes(&mut seed);
-                let dk = DecapsKey::from_seed(&seed);
-                seed.zeroize();
-                (dk.encaps_key(), dk)
-            }
-
-            /// Draws m with one 32-byte `fill_bytes` call, then
-            /// [`Self::encaps_derand`].
-            fn encaps<R: CryptoRng + ?Sized>(
-                ek: &Self::EncapsKey,
-                rng: &mut R,
-            ) -> (Self::Ciphertext, Self::SharedSecret) {
-                let mut m = [0u8; 32];
-                rng.fill_bytes(&mut m);
-                let out = Self::encaps_derand(ek, &m);
-                m.zeroize();
-                out
-            }
-
-            /// ML-KEM.Decaps_internal (FIPS 203 Algorithm 18); the key was
-            /// checked when it was built.
-            fn decaps(dk: &Self::DecapsKey, ct: &Self::Ciphertext) -> Self::SharedSecret {
-                types::decaps::<Self>(dk, ct)
-            }
-        }
-
-        /// Registry entry (dynamic API): works on the caller's byte
-        /// slices, with the input checks of the typed API.
-        pub static $stat: MlKemDyn<$ty> = MlKemDyn::new();
-    };
-}
-
-kem_impl!(MlKem512, "ml-kem-512", "# ML-KEM-512", 1, ML_KEM_512, 2);
-kem_impl!(MlKem768, "ml-kem-768", "# ML-KEM-768", 3, ML_KEM_768, 3);
-kem_impl!(MlKem1024, "ml-kem-1024", "# ML-KEM-1024", 5, ML_KEM_1024, 4);
+/// The three parameter sets for the registry, in its order: ML-KEM-512,
+/// ML-KEM-768, ML-KEM-1024.
+pub const SCHEMES: [Scheme; 3] = [
+    Scheme::kem::<MlKem512>(),
+    Scheme::kem::<MlKem768>(),
+    Scheme::kem::<MlKem1024>(),
+];

@@ -9,7 +9,7 @@
 use core::fmt::Write as _;
 
 use pqforge_core::kat::{KatSource, standard_seeds};
-use pqforge_core::{KatRng, Kem};
+use pqforge_core::{KatRng, Kem, KemAlg};
 use pqforge_mlkem::{MlKem512, MlKem768, MlKem1024};
 use sha2::{Digest, Sha256};
 
@@ -37,6 +37,30 @@ fn record0<K: Kem>() -> String {
     s
 }
 
+/// The same record through the dynamic API (the board and the CLI
+/// transcripts use it): the same draws, the same bytes.
+fn record0_dyn<K: Kem>() -> String {
+    let kem = KemAlg::<K>::DYN;
+    let i = kem.info();
+    let mut seeds = [[0u8; 48]; 1];
+    standard_seeds(KatRng::NistDrbg, &mut seeds);
+    let mut rng = KatSource::new(KatRng::NistDrbg, &seeds[0]);
+    let (mut ek, mut dk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
+    kem.keygen(&mut rng, &mut ek, &mut dk).unwrap();
+    let (mut ct, mut ss) = (vec![0u8; i.ct_bytes], vec![0u8; i.ss_bytes]);
+    kem.encaps(&mut rng, &ek, &mut ct, &mut ss).unwrap();
+    let mut ss2 = vec![0u8; i.ss_bytes];
+    kem.decaps(&dk, &ct, &mut ss2).unwrap();
+    assert_eq!(ss, ss2);
+    let mut s = String::from("count = 0\n");
+    hex(&mut s, "seed = ", &seeds[0]);
+    hex(&mut s, "pk = ", &ek);
+    hex(&mut s, "sk = ", &dk);
+    hex(&mut s, "ct = ", &ct);
+    hex(&mut s, "ss = ", &ss);
+    s
+}
+
 fn sha256_hex(s: &str) -> String {
     Sha256::digest(s.as_bytes())
         .iter()
@@ -60,4 +84,11 @@ fn nist_drbg_record0_matches_liboqs() {
         sha256_hex(&record0::<MlKem1024>()),
         "f580d851e5fb27e6876e5e203fa18be4cdbfd49e05d48fec3d3992c8f43a13e6"
     );
+}
+
+#[test]
+fn dynamic_api_gives_the_same_record0() {
+    assert_eq!(record0_dyn::<MlKem512>(), record0::<MlKem512>());
+    assert_eq!(record0_dyn::<MlKem768>(), record0::<MlKem768>());
+    assert_eq!(record0_dyn::<MlKem1024>(), record0::<MlKem1024>());
 }

@@ -190,11 +190,11 @@ pub fn write_rsp(scheme: Scheme, recs: &[ReqRecord]) -> Result<String, String> {
             }
             Scheme::Sig(s) => {
                 let msg = r.msg.as_deref().unwrap_or_default();
-                let mut sm = vec![0u8; s.kat_sm_bytes(msg.len())];
+                let mut sm = vec![0u8; s.signed_message_bytes(msg.len())];
                 s.keygen(&mut rng, &mut pk, &mut sk)
                     .map_err(|e| fail("keygen", &e))?;
                 let n = s
-                    .kat_sign(&mut rng, &sk, msg, &mut sm)
+                    .sign_message(&mut rng, &sk, msg, &mut sm)
                     .map_err(|e| fail("sign", &e))?;
                 rsp::write_record(
                     &mut out,

@@ -1,36 +1,46 @@
 //! # pqforge
 //!
-//! Pure-Rust post-quantum cryptography behind one API. Every parameter set is
-//! available two ways:
+//! Pure-Rust post-quantum cryptography behind one contract. Every parameter
+//! set is available three ways:
 //!
 //! * **typed** (exact byte-array sizes, no heap, `no_std`): the scheme
-//!   crates' types, re-exported here as [`hqc`] (and more families as they
-//!   land), implementing [`Kem`] or [`Signature`];
-//! * **dynamic**: [`Algorithm`] parsed from the canonical name, giving a
-//!   [`Scheme`] whose [`DynKem`] / [`DynSig`] work on byte slices.
+//!   crates' parameter-set types, re-exported here as [`hqc`], [`mlkem`],
+//!   [`mceliece`], [`falcon`], implementing [`Kem`] or [`SignatureScheme`];
+//! * **dynamic**: an [`Algorithm`] parsed from any spelling of its name,
+//!   whose [`DynKem`] / [`DynSig`] work on byte slices, one-shot or with
+//!   keys checked once ([`DynKem::prepare_dk`], feature `std`);
+//! * **RustCrypto traits** (feature `rustcrypto`): [`rustcrypto::RcKem`]
+//!   for every KEM, `signature::{Signer, Verifier, ...}` for every
+//!   signature scheme.
+//!
+//! Any KEM by name, with prepared keys:
 //!
 //! ```
-//! # #[cfg(feature = "hqc")] {
-//! use pqforge::{Algorithm, Scheme};
+//! # #[cfg(all(feature = "hqc", feature = "mlkem"))] {
+//! use pqforge::Algorithm;
 //!
-//! let alg: Algorithm = "hqc-1".parse().unwrap();
-//! let Scheme::Kem(kem) = alg.scheme() else { unreachable!() };
-//! let info = kem.info();
-//! let (mut pk, mut sk) = (vec![0u8; info.pk_bytes], vec![0u8; info.sk_bytes]);
-//! let (mut ct, mut ss1, mut ss2) = (vec![0u8; info.ct_bytes], [0u8; 32], [0u8; 32]);
-//! let mut rng = pqforge::kat::KatSource::new(info.kat, &[7u8; 48]); // use a real CSPRNG in practice
-//! kem.keygen(&mut rng, &mut pk, &mut sk).unwrap();
-//! kem.encaps(&mut rng, &pk, &mut ct, &mut ss1).unwrap();
-//! kem.decaps(&sk, &ct, &mut ss2).unwrap();
-//! assert_eq!(ss1, ss2);
+//! let mut rng = rand::rng(); // any rand_core 0.10 CryptoRng
+//! for name in ["ML-KEM-768", "hqc-1"] {
+//!     let kem = name.parse::<Algorithm>().unwrap().kem().unwrap();
+//!     let i = kem.info();
+//!     let (mut ek, mut dk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
+//!     kem.keygen(&mut rng, &mut ek, &mut dk).unwrap();
+//!     let ek = kem.prepare_ek(&ek).unwrap(); // every input check, once
+//!     let dk = kem.prepare_dk(&dk).unwrap();
+//!     let (mut ct, mut k1, mut k2) = (vec![0u8; i.ct_bytes], vec![0u8; i.ss_bytes], vec![0u8; i.ss_bytes]);
+//!     ek.encaps(&mut rng, &mut ct, &mut k1).unwrap();
+//!     dk.decaps(&ct, &mut k2).unwrap();
+//!     assert_eq!(k1, k2);
+//! }
 //! # }
 //! ```
 //!
-//! Cargo features: one per scheme family (all on by default), `std` (KAT
-//! writer, self-test), `fndsa` (FN-DSA-512/1024 in the putative 2026-07
-//! draft format, status draft; not default), `rustcrypto` (RustCrypto `kem` traits), `ctgrind`
-//! (valgrind markers for the constant-time harness; never in production
-//! builds).
+//! Cargo features: one per scheme family (`hqc`, `mlkem`, `mceliece`,
+//! `falcon` on by default; `fndsa` for the FN-DSA draft), `std` (KAT
+//! writer, self-test, prepared keys of the dynamic API), `rustcrypto`,
+//! `getrandom` (`P::generate()` from the operating system's generator),
+//! `ctgrind` (valgrind markers for the constant-time harness; never in
+//! production builds).
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "std")]
@@ -40,14 +50,21 @@ mod registry;
 pub mod selftest;
 pub mod transcript;
 
+pub use pqforge_core::fill_rng;
 pub use pqforge_core::{
-    AlgInfo, CryptoRng, DynKem, DynSig, Error, KatRng, Kem, KemAlg, Kind, Rng, SigAlg, Signature,
-    Status, ct, ctgrind, kat, keccak,
+    AlgInfo, ByteArray, Ciphertext, CryptoRng, DecapsKey, DynKem, DynSig, EncapsKey, Error,
+    HashAlg, KatRng, Kem, KeyForms, Kind, MessageMode, Rng, Scheme, SharedSecret, SignCaps,
+    SignOptions, Signature, SignatureScheme, SigningKey, Status, VerifyingKey, cpu, ct, ctgrind,
+    kat, keccak, names,
 };
-pub use registry::{Algorithm, ParseAlgorithmError, Scheme};
+#[cfg(feature = "std")]
+pub use pqforge_core::{
+    PreparedDecapsKey, PreparedEncapsKey, PreparedSigningKey, PreparedVerifyingKey,
+};
+pub use registry::{ALL_FAMILY_FEATURES, Algorithm, FAMILIES, Family, ParseAlgorithmError};
 
-/// RustCrypto `kem` trait implementations for the typed KEMs (feature
-/// `rustcrypto`): `RcKem<pqforge::hqc::Hqc1>` implements `kem::Kem`.
+/// RustCrypto `kem` and `signature` trait implementations (feature
+/// `rustcrypto`): `RcKem<pqforge::mlkem::MlKem768>` implements `kem::Kem`.
 #[cfg(feature = "rustcrypto")]
 pub use pqforge_core::rustcrypto;
 
@@ -66,3 +83,8 @@ pub use pqforge_mceliece as mceliece;
 /// Falcon-512/1024, round 3 (typed API).
 #[cfg(feature = "falcon")]
 pub use pqforge_falcon as falcon;
+
+/// The README's Rust examples, run as doc-tests.
+#[cfg(all(doctest, feature = "rustcrypto", feature = "default-families"))]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,158 +1,142 @@
-//! The registry: every parameter set this build contains.
+//! The registry: every parameter set this build contains, family by family.
+//!
+//! Each scheme crate exports its parameter sets as `SCHEMES` (dynamic
+//! handles generated from the contract); this file lists the families, one
+//! line each, with the cargo feature that enables them. Everything else
+//! (the CLI, the Cortex-M4 firmware, xtask, the peers bench, CI) reads the
+//! family list from here ([`FAMILIES`], [`Algorithm::all`]).
 
 use core::fmt;
 use core::str::FromStr;
 
-use pqforge_core::{AlgInfo, DynKem, DynSig};
+use pqforge_core::{AlgInfo, DynKem, DynSig, Kind, Scheme};
 
-/// A registered parameter set, dynamically typed.
-#[derive(Clone, Copy)]
-pub enum Scheme {
-    /// A KEM.
-    Kem(&'static dyn DynKem),
-    /// A signature scheme.
-    Sig(&'static dyn DynSig),
+/// One scheme family: the cargo feature of this crate that enables it and
+/// its parameter sets.
+#[derive(Clone, Copy, Debug)]
+pub struct Family {
+    /// Cargo feature of the `pqforge` crate (`"hqc"`, `"mlkem"`, ...).
+    pub feature: &'static str,
+    /// The parameter sets, in registry order.
+    pub schemes: &'static [Scheme],
 }
 
-impl Scheme {
-    /// Name, sizes, category, status.
-    #[must_use]
-    pub fn info(&self) -> &'static AlgInfo {
-        match self {
-            Scheme::Kem(k) => k.info(),
-            Scheme::Sig(s) => s.info(),
-        }
-    }
+macro_rules! families {
+    ($( $feat:literal => $schemes:expr; )*) => {
+        /// The families compiled into this build, in registry order.
+        pub const FAMILIES: &[Family] = &[
+            $( #[cfg(feature = $feat)] Family { feature: $feat, schemes: &$schemes }, )*
+        ];
 
-    /// Byte ranges of the encoded secret key that are public.
-    #[must_use]
-    pub fn sk_public_ranges(&self) -> &'static [core::ops::Range<usize>] {
-        match self {
-            Scheme::Kem(k) => k.sk_public_ranges(),
-            Scheme::Sig(s) => s.sk_public_ranges(),
-        }
-    }
-}
-
-impl fmt::Debug for Scheme {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.info().name)
-    }
-}
-
-macro_rules! algorithms {
-    ($( $(#[$doc:meta])* $variant:ident, $feat:literal, $scheme:expr; )*) => {
-        /// Every parameter set of this build, by canonical name.
-        ///
-        /// Parse with [`str::parse`] (case-insensitive); [`Algorithm::ALL`]
-        /// lists them in registry order.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        pub enum Algorithm {
-            $( $(#[$doc])* #[cfg(feature = $feat)] $variant, )*
-        }
-
-        impl Algorithm {
-            /// All parameter sets in this build, in registry order.
-            pub const ALL: &'static [Algorithm] = &[
-                $( #[cfg(feature = $feat)] Algorithm::$variant, )*
-            ];
-
-            /// The dynamic implementation.
-            #[must_use]
-            pub fn scheme(self) -> Scheme {
-                match self {
-                    $( #[cfg(feature = $feat)] Algorithm::$variant => $scheme, )*
-                }
-            }
-        }
+        /// The cargo features of every family this crate knows, compiled in
+        /// or not (`cargo xtask families` prints them for CI and the board).
+        pub const ALL_FAMILY_FEATURES: &[&str] = &[$($feat),*];
     };
 }
 
-algorithms! {
-    /// HQC-1, reference `next-release` 161cd4f.
-    Hqc1, "hqc", Scheme::Kem(&pqforge_hqc::HQC_1);
-    /// HQC-3, reference `next-release` 161cd4f.
-    Hqc3, "hqc", Scheme::Kem(&pqforge_hqc::HQC_3);
-    /// HQC-5, reference `next-release` 161cd4f.
-    Hqc5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_5);
-    /// HQC-1, tagged reference v5.0.0.
-    Hqc1V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_1_V5);
-    /// HQC-3, tagged reference v5.0.0.
-    Hqc3V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_3_V5);
-    /// HQC-5, tagged reference v5.0.0.
-    Hqc5V5, "hqc", Scheme::Kem(&pqforge_hqc::HQC_5_V5);
-    /// ML-KEM-512 (FIPS 203).
-    MlKem512, "mlkem", Scheme::Kem(&pqforge_mlkem::ML_KEM_512);
-    /// ML-KEM-768 (FIPS 203).
-    MlKem768, "mlkem", Scheme::Kem(&pqforge_mlkem::ML_KEM_768);
-    /// ML-KEM-1024 (FIPS 203).
-    MlKem1024, "mlkem", Scheme::Kem(&pqforge_mlkem::ML_KEM_1024);
-    /// Classic McEliece mceliece348864 (round 4; at risk).
-    McEliece348864, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864);
-    /// Classic McEliece mceliece348864f (round 4; at risk).
-    McEliece348864f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864F);
-    /// Classic McEliece mceliece460896 (round 4; at risk).
-    McEliece460896, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896);
-    /// Classic McEliece mceliece460896f (round 4; at risk).
-    McEliece460896f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896F);
-    /// Classic McEliece mceliece6688128 (round 4; at risk).
-    McEliece6688128, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128);
-    /// Classic McEliece mceliece6688128f (round 4; at risk).
-    McEliece6688128f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128F);
-    /// Classic McEliece mceliece6960119 (round 4; at risk).
-    McEliece6960119, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119);
-    /// Classic McEliece mceliece6960119f (round 4; at risk).
-    McEliece6960119f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119F);
-    /// Classic McEliece mceliece8192128 (round 4; at risk).
-    McEliece8192128, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128);
-    /// Classic McEliece mceliece8192128f (round 4; at risk).
-    McEliece8192128f, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128F);
-    /// Classic McEliece mceliece348864pc (plaintext confirmation, provisional; at risk).
-    McEliece348864Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864PC);
-    /// Classic McEliece mceliece348864pcf (plaintext confirmation, provisional; at risk).
-    McEliece348864Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE348864PCF);
-    /// Classic McEliece mceliece460896pc (plaintext confirmation, provisional; at risk).
-    McEliece460896Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896PC);
-    /// Classic McEliece mceliece460896pcf (plaintext confirmation, provisional; at risk).
-    McEliece460896Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE460896PCF);
-    /// Classic McEliece mceliece6688128pc (plaintext confirmation, provisional; at risk).
-    McEliece6688128Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128PC);
-    /// Classic McEliece mceliece6688128pcf (plaintext confirmation, provisional; at risk).
-    McEliece6688128Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6688128PCF);
-    /// Classic McEliece mceliece6960119pc (plaintext confirmation, provisional; at risk).
-    McEliece6960119Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119PC);
-    /// Classic McEliece mceliece6960119pcf (plaintext confirmation, provisional; at risk).
-    McEliece6960119Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE6960119PCF);
-    /// Classic McEliece mceliece8192128pc (plaintext confirmation, provisional; at risk).
-    McEliece8192128Pc, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128PC);
-    /// Classic McEliece mceliece8192128pcf (plaintext confirmation, provisional; at risk).
-    McEliece8192128Pcf, "mceliece", Scheme::Kem(&pqforge_mceliece::MCELIECE8192128PCF);
-    /// Falcon-512, round 3 (v1.2), compressed signatures.
-    Falcon512, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_512);
-    /// Falcon-1024, round 3 (v1.2), compressed signatures.
-    Falcon1024, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_1024);
-    /// Falcon-512, round 3 (v1.2), signatures padded to 666 bytes.
-    FalconPadded512, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_PADDED_512);
-    /// Falcon-1024, round 3 (v1.2), signatures padded to 1280 bytes.
-    FalconPadded1024, "falcon", Scheme::Sig(&pqforge_falcon::FALCON_PADDED_1024);
-    /// FN-DSA-512, putative 2026-07 draft (status draft).
-    FnDsa512, "fndsa", Scheme::Sig(&pqforge_falcon::FN_DSA_512);
-    /// FN-DSA-1024, putative 2026-07 draft (status draft).
-    FnDsa1024, "fndsa", Scheme::Sig(&pqforge_falcon::FN_DSA_1024);
+// The registry: one line per family.
+families! {
+    "hqc" => pqforge_hqc::SCHEMES;
+    "mlkem" => pqforge_mlkem::SCHEMES;
+    "mceliece" => pqforge_mceliece::SCHEMES;
+    "falcon" => pqforge_falcon::SCHEMES;
+    "fndsa" => pqforge_falcon::FNDSA_SCHEMES;
 }
 
+/// A registered parameter set of this build.
+///
+/// Parse one from any spelling of its name (case and `-`/`_` do not
+/// matter: `"ML-KEM-768"`, `"mlkem768"`, `"ml_kem_768"`); an unknown name
+/// gives a [`ParseAlgorithmError`] that quotes the input and suggests the
+/// closest names.
+///
+/// ```
+/// # #[cfg(feature = "mlkem")] {
+/// use pqforge::Algorithm;
+/// let a: Algorithm = "ML-KEM-768".parse().unwrap();
+/// assert_eq!(a.name(), "ml-kem-768");
+/// let e = "mlkem-786".parse::<Algorithm>().unwrap_err();
+/// assert!(e.to_string().contains("ml-kem-768"));
+/// # }
+/// ```
+#[derive(Clone, Copy)]
+pub struct Algorithm(Scheme);
+
 impl Algorithm {
+    /// Every parameter set of this build, in registry order.
+    pub fn all() -> impl Iterator<Item = Algorithm> + Clone {
+        FAMILIES
+            .iter()
+            .flat_map(|f| f.schemes.iter())
+            .map(|&s| Algorithm(s))
+    }
+
+    /// The parameter set named `name` (any accepted spelling).
+    #[must_use]
+    pub fn find(name: &str) -> Option<Algorithm> {
+        Self::all().find(|a| a.info().matches(name))
+    }
+
     /// Canonical name.
     #[must_use]
     pub fn name(self) -> &'static str {
-        self.scheme().info().name
+        self.info().name
     }
 
     /// Metadata.
     #[must_use]
     pub fn info(self) -> &'static AlgInfo {
-        self.scheme().info()
+        self.0.info()
+    }
+
+    /// The dynamic implementation.
+    #[must_use]
+    pub fn scheme(self) -> Scheme {
+        self.0
+    }
+
+    /// The KEM interface, if this is a KEM.
+    #[must_use]
+    pub fn kem(self) -> Option<&'static dyn DynKem> {
+        match self.0 {
+            Scheme::Kem(k) => Some(k),
+            Scheme::Sig(_) => None,
+        }
+    }
+
+    /// The signature interface, if this is a signature scheme.
+    #[must_use]
+    pub fn sig(self) -> Option<&'static dyn DynSig> {
+        match self.0 {
+            Scheme::Sig(s) => Some(s),
+            Scheme::Kem(_) => None,
+        }
+    }
+
+    /// KEM or signature.
+    #[must_use]
+    pub fn kind(self) -> Kind {
+        self.info().kind
+    }
+}
+
+impl PartialEq for Algorithm {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Algorithm {}
+
+impl core::hash::Hash for Algorithm {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Algorithm({})", self.name())
     }
 }
 
@@ -162,13 +146,73 @@ impl fmt::Display for Algorithm {
     }
 }
 
-/// The name matched no parameter set of this build.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseAlgorithmError;
+/// Longest input a [`ParseAlgorithmError`] quotes in full.
+const QUOTE: usize = 64;
+
+/// The name matched no parameter set of this build. Its message quotes
+/// the input and suggests the closest names.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ParseAlgorithmError {
+    input: [u8; QUOTE],
+    len: usize,
+    truncated: bool,
+    suggestions: [Option<&'static str>; 3],
+}
+
+impl ParseAlgorithmError {
+    fn new(input: &str) -> Self {
+        let mut q = [0u8; QUOTE];
+        // Quote at most QUOTE bytes, cut at a character boundary.
+        let mut len = input.len().min(QUOTE);
+        while !input.is_char_boundary(len) {
+            len -= 1;
+        }
+        q[..len].copy_from_slice(&input.as_bytes()[..len]);
+        Self {
+            input: q,
+            len,
+            truncated: len < input.len(),
+            suggestions: pqforge_core::names::suggest(
+                input,
+                Algorithm::all().flat_map(|a| a.info().names()),
+            ),
+        }
+    }
+
+    /// The (possibly truncated) input.
+    #[must_use]
+    pub fn input(&self) -> &str {
+        core::str::from_utf8(&self.input[..self.len]).unwrap_or("")
+    }
+
+    /// The closest names of this build, best first.
+    pub fn suggestions(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.suggestions.iter().flatten().copied()
+    }
+}
 
 impl fmt::Display for ParseAlgorithmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown algorithm (see `pqforge list`)")
+        write!(
+            f,
+            "unknown algorithm \"{}{}\"",
+            self.input(),
+            if self.truncated { "..." } else { "" }
+        )?;
+        for (i, s) in self.suggestions().enumerate() {
+            f.write_str(if i == 0 { "; did you mean " } else { ", " })?;
+            write!(f, "\"{s}\"")?;
+        }
+        if self.suggestions[0].is_some() {
+            f.write_str("?")?;
+        }
+        f.write_str(" (`pqforge list` shows every name)")
+    }
+}
+
+impl fmt::Debug for ParseAlgorithmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -178,10 +222,56 @@ impl FromStr for Algorithm {
     type Err = ParseAlgorithmError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Algorithm::ALL
-            .iter()
-            .copied()
-            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or(ParseAlgorithmError)
+        Algorithm::find(s).ok_or_else(|| ParseAlgorithmError::new(s))
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_of_every_name() {
+        for a in Algorithm::all() {
+            let i = a.info();
+            for n in [i.name, i.c_stem] {
+                assert_eq!(Algorithm::find(n), Some(a), "{n}");
+                assert_eq!(Algorithm::find(&n.to_uppercase()), Some(a), "{n}");
+                assert_eq!(Algorithm::find(&n.replace('-', "_")), Some(a), "{n}");
+            }
+            assert!(!i.c_stem.is_empty(), "{}: no C symbol stem", i.name);
+            assert!(
+                ALL_FAMILY_FEATURES.contains(&i.feature),
+                "{}: feature",
+                i.name
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_unambiguous() {
+        for a in Algorithm::all() {
+            for b in Algorithm::all() {
+                if a != b {
+                    for n in a.info().names() {
+                        assert!(!b.info().matches(n), "{n} names {a} and {b}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[cfg(feature = "mlkem")]
+    #[test]
+    fn unknown_names_are_quoted_with_suggestions() {
+        let e = "ML-KEM-786".parse::<Algorithm>().unwrap_err();
+        let m = e.to_string();
+        assert!(m.starts_with("unknown algorithm \"ML-KEM-786\""), "{m}");
+        assert_eq!(e.suggestions().next(), Some("ml-kem-768"), "{m}");
+        let e = "no such thing at all".parse::<Algorithm>().unwrap_err();
+        assert_eq!(e.suggestions().count(), 0, "{e}");
+        let long = "x".repeat(200);
+        let e = long.parse::<Algorithm>().unwrap_err();
+        assert!(e.to_string().contains("...\""), "{e}");
     }
 }

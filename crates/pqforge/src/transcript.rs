@@ -29,9 +29,7 @@ use core::fmt;
 
 use pqforge_core::kat::{KAT_ENTROPY, KatSource, NistDrbg};
 use pqforge_core::keccak::Sha3_256;
-use pqforge_core::{AlgInfo, CryptoRng, DynKem, DynSig, Error, Kind, Rng};
-
-use crate::Scheme;
+use pqforge_core::{AlgInfo, CryptoRng, DynKem, DynSig, Error, Kind, Rng, Scheme, SignOptions};
 
 /// Message length of the functional test (pqm4's `MLEN`).
 pub const TEST_MSG_BYTES: usize = 59;
@@ -92,7 +90,7 @@ pub fn scratch_bytes(scheme: Scheme, records: usize) -> usize {
         Scheme::Kem(_) => keys + info.ct_bytes + 2 * info.ss_bytes,
         Scheme::Sig(s) => {
             let m = kat_msg_bytes(records.saturating_sub(1));
-            keys + m + s.kat_sm_bytes(m)
+            keys + m + s.signed_message_bytes(m)
         }
     }
 }
@@ -235,8 +233,10 @@ pub fn digest(scheme: Scheme, records: usize, scratch: &mut [u8]) -> Result<[u8;
                 g.fill(msg);
                 let mut rng = KatSource::new(info.kat, &seed);
                 s.keygen(&mut rng, pk, sk).map_err(op("keygen", i))?;
-                let sm = &mut sm[..s.kat_sm_bytes(msg.len())];
-                let n = s.kat_sign(&mut rng, sk, msg, sm).map_err(op("sign", i))?;
+                let sm = &mut sm[..s.signed_message_bytes(msg.len())];
+                let n = s
+                    .sign_message(&mut rng, sk, msg, sm)
+                    .map_err(op("sign", i))?;
                 h.int("count", i);
                 h.hex("seed", &seed);
                 h.int("mlen", msg.len());
@@ -395,22 +395,24 @@ fn sig_round(
     let msg = buf.take(TEST_MSG_BYTES);
     let sig = buf.take(i.sig_bytes);
     rng.fill_bytes(msg);
-    let n = s.sign(rng, kp.sk, msg, sig).map_err(op("sign"))?;
+    let n = s
+        .sign(rng, kp.sk, msg, &SignOptions::new(), sig)
+        .map_err(op("sign"))?;
     let sig = &mut sig[..n];
-    s.verify(kp.pk, msg, sig)
+    s.verify(kp.pk, msg, &SignOptions::new(), sig)
         .map_err(op("verify (valid signature rejected)"))?;
     msg[0] ^= 1;
-    if s.verify(kp.pk, msg, sig).is_ok() {
+    if s.verify(kp.pk, msg, &SignOptions::new(), sig).is_ok() {
         return check("signature accepted on a modified message");
     }
     msg[0] ^= 1;
     let pos = n / 2;
     sig[pos] ^= 0x10;
-    if s.verify(kp.pk, msg, sig).is_ok() {
+    if s.verify(kp.pk, msg, &SignOptions::new(), sig).is_ok() {
         return check("modified signature accepted");
     }
     sig[pos] ^= 0x10;
-    if s.verify(other.pk, msg, sig).is_ok() {
+    if s.verify(other.pk, msg, &SignOptions::new(), sig).is_ok() {
         return check("signature accepted under another key");
     }
     Ok(())
@@ -423,7 +425,7 @@ mod tests {
 
     #[test]
     fn digest_is_sha3_of_the_rsp_text() {
-        for a in Algorithm::ALL {
+        for a in Algorithm::all() {
             let s = a.scheme();
             let n = 2;
             let mut scratch = vec![0u8; scratch_bytes(s, n)];
@@ -443,7 +445,7 @@ mod tests {
 
     #[test]
     fn functional_test_passes_and_checks_scratch() {
-        for a in Algorithm::ALL {
+        for a in Algorithm::all() {
             let s = a.scheme();
             let mut rng = KatSource::new(s.info().kat, &[5u8; 48]);
             let mut scratch = vec![0u8; test_scratch_bytes(s.info())];

@@ -106,21 +106,77 @@ pub(crate) fn board_dir(o: &Opts) -> PathBuf {
     o.root.join("boards/cortex-m4")
 }
 
-/// The firmware's scheme families: `--features`, else those of this xtask
-/// build (so the host transcripts cover the same algorithms).
-pub(crate) fn features(o: &Opts) -> String {
+/// The small firmware arena (every family but Classic McEliece fits).
+const SMALL_ARENA: usize = 256 << 10;
+/// The large one (Classic McEliece; the emulated board has 4 MB of RAM).
+const LARGE_ARENA: usize = 3 << 20;
+
+/// Arena bytes the firmware needs for `alg`: keys, ciphertext and
+/// signature side by side, and the scratch of the functional test and of
+/// the transcript.
+fn arena_need(alg: pqforge::Algorithm, records: usize) -> usize {
+    let i = alg.info();
+    pqforge::transcript::test_scratch_bytes(i)
+        .max(pqforge::transcript::scratch_bytes(alg.scheme(), records))
+        .max(i.pk_bytes + i.sk_bytes + i.ct_bytes + i.sig_bytes)
+}
+
+/// The firmware's scheme families (cargo features of `pqforge`, from its
+/// registry): `--features`, else every family whose sets fit the small
+/// arena (all but Classic McEliece).
+pub(crate) fn families(o: &Opts) -> Vec<String> {
     if let Some(f) = &o.features {
-        return f.clone();
+        return f
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
     }
-    let all = [
-        ("hqc", cfg!(feature = "hqc")),
-        ("mlkem", cfg!(feature = "mlkem")),
-        ("falcon", cfg!(feature = "falcon")),
-        ("fndsa", cfg!(feature = "fndsa")),
-        ("mceliece", cfg!(feature = "mceliece")),
-    ];
-    let on: Vec<&str> = all.iter().filter(|f| f.1).map(|f| f.0).collect();
-    on.join(",")
+    pqforge::FAMILIES
+        .iter()
+        .filter(|f| {
+            f.schemes.iter().all(|&s| {
+                pqforge::Algorithm::find(s.info().name)
+                    .is_some_and(|a| arena_need(a, o.records) <= SMALL_ARENA)
+            })
+        })
+        .map(|f| f.feature.to_string())
+        .collect()
+}
+
+/// `--features` of the firmware build: `pqforge/<family>` for each family.
+pub(crate) fn features(o: &Opts) -> String {
+    families(o)
+        .iter()
+        .map(|f| format!("pqforge/{f}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Arena of the firmware: the small one if every selected algorithm fits.
+fn arena_bytes(o: &Opts) -> Result<usize, Fatal> {
+    let fams = families(o);
+    for f in &fams {
+        if !pqforge::ALL_FAMILY_FEATURES.contains(&f.as_str()) {
+            return Err(Fatal::setup(format!(
+                "unknown family `{f}` (known: {})",
+                pqforge::ALL_FAMILY_FEATURES.join(", ")
+            )));
+        }
+    }
+    let need = pqforge::FAMILIES
+        .iter()
+        .filter(|f| fams.iter().any(|g| g == f.feature))
+        .flat_map(|f| f.schemes.iter())
+        .filter_map(|s| pqforge::Algorithm::find(s.info().name))
+        .map(|a| arena_need(a, o.records))
+        .max()
+        .unwrap_or(0);
+    Ok(if need <= SMALL_ARENA {
+        SMALL_ARENA
+    } else {
+        LARGE_ARENA
+    })
 }
 
 /// Builds the firmware; returns the ELF path.
@@ -134,8 +190,10 @@ pub(crate) fn build(o: &Opts, p: Profile) -> Result<PathBuf, Fatal> {
         p.opt_level(),
         features(o)
     );
+    let arena = arena_bytes(o)?;
     let mut c = Command::new(cargo_bin());
     c.current_dir(&dir)
+        .env("PQFORGE_M4_ARENA", arena.to_string())
         .args(["build", "--quiet", "--profile", p.cargo_name()])
         .arg("--target-dir")
         .arg(&target_dir)

@@ -31,8 +31,9 @@ options:
   --rounds N       functional-test rounds (default 3)
   --records N      transcript records (default 3)
   --timeout SECS   limit per QEMU run (default 900)
-  --features LIST  firmware scheme families, e.g. hqc,mlkem (default: the
-                   xtask's own, `all-schemes` in crates/xtask/Cargo.toml)
+  --features LIST  firmware scheme families (cargo features of `pqforge`,
+                   from its registry), e.g. hqc,mlkem (default: every family
+                   that fits the 256 KB arena: all but mceliece)
   --no-s           `all`: skip the opt-level \"s\" build
   --opt LIST       divscan, softfloat: opt-levels to scan (default 3,s; z also works)
   --out DIR        report directory (default target/m4)

@@ -6,7 +6,7 @@
 //! symbol is attributed to
 //!
 //! * a **parameter set** when its name contains the set's type (the `K` of
-//!   `<KemAlg<K> as DynKem>`, `<McElieceKem<K> as DynKem>`, ...): code
+//!   `<KemAlg<K> as DynKem>`, `<SigAlg<K> as DynSig>`): code
 //!   generated for that set only;
 //! * else its **family** when it contains `pqforge_<family>::`: code shared by
 //!   the family's sets (e.g. the HQC Karatsuba multiplication);
@@ -180,7 +180,7 @@ pub(crate) fn attribute(elf: &Path) -> Result<Sizes, Fatal> {
         })
         .collect();
     // The parameter-set types: `T` of every `<Adapter<T> as DynKem>` /
-    // `DynSig` impl (`KemAlg<T>`, a family's own adapter), or the
+    // `DynSig` impl (`KemAlg<T>`, `SigAlg<T>`), or the
     // implementing type itself when it is not generic.
     let mut types: Vec<String> = Vec::new();
     for &(_, _, _, name) in &syms {

@@ -15,33 +15,16 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 use pqforge::ctgrind::{declassify, poison, running_on_valgrind};
-use pqforge::{Algorithm, Scheme};
-use rand_core::{TryCryptoRng, TryRng};
+use pqforge::{Algorithm, Scheme, SignOptions};
 
 /// Deterministic SHAKE256 stream whose every output byte is poisoned, like
 /// liboqs's constant-time test poisons `randombytes`.
 struct SecretRng(pqforge::keccak::Shake256);
 
-impl TryRng for SecretRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        self.0.squeeze(dst);
-        poison(dst);
-        Ok(())
-    }
-}
-
-impl TryCryptoRng for SecretRng {}
+pqforge::fill_rng!(impl for SecretRng, |s: &mut SecretRng, dst: &mut [u8]| {
+    s.0.squeeze(dst);
+    poison(dst);
+});
 
 fn secret_rng(label: &str) -> SecretRng {
     let mut x = pqforge::keccak::Shake256::new();
@@ -96,10 +79,11 @@ fn run_alg(a: Algorithm) -> Result<(), String> {
             let msg = b"pqforge constant-time harness";
             let mut sig = vec![0u8; i.sig_bytes];
             let n = g
-                .sign(&mut rng, &sk, msg, &mut sig)
+                .sign(&mut rng, &sk, msg, &SignOptions::new(), &mut sig)
                 .map_err(|e| e.to_string())?;
             declassify(&mut sig);
-            g.verify(&pk, msg, &sig[..n]).map_err(|e| e.to_string())?;
+            g.verify(&pk, msg, &SignOptions::new(), &sig[..n])
+                .map_err(|e| e.to_string())?;
         }
     }
     Ok(())
@@ -137,7 +121,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("--list") => {
-            for a in Algorithm::ALL {
+            for a in Algorithm::all() {
                 println!("{}", a.name());
             }
             for c in CONTROLS {

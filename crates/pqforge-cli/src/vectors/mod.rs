@@ -5,7 +5,7 @@
 //! handlers in [`HANDLERS`]; `.rsp` KAT files are handled generically for
 //! every scheme with KATs.
 
-#[cfg(feature = "mlkem")]
+#[cfg(feature = "mlkem-vectors")]
 mod mlkem;
 mod rsp;
 
@@ -63,7 +63,7 @@ pub(crate) type Handler = fn(&Path, &[u8], &Ctx) -> Option<Result<Vec<Counts>, F
 /// Every format this build understands, tried in order.
 const HANDLERS: &[Handler] = &[
     rsp::handle,
-    #[cfg(feature = "mlkem")]
+    #[cfg(feature = "mlkem-vectors")]
     mlkem::handle,
 ];
 

@@ -28,9 +28,7 @@ fn run_rsp(path: &Path, text: &str, forced: Option<Algorithm>) -> Result<Counts,
     let header = text.lines().next().unwrap_or_default().trim();
     let candidates: Vec<Algorithm> = match forced {
         Some(a) => vec![a],
-        None => Algorithm::ALL
-            .iter()
-            .copied()
+        None => Algorithm::all()
             .filter(|a| a.info().kat_header == header)
             .collect(),
     };

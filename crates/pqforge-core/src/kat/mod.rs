@@ -68,28 +68,10 @@ impl KatSource {
     }
 }
 
-impl rand_core::TryRng for KatSource {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        match self {
-            KatSource::Nist(g) => g.fill(dst),
-            KatSource::Hqc(g) => g.fill(dst),
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for KatSource {}
+crate::fill_rng!(impl for KatSource, |s: &mut KatSource, dst: &mut [u8]| match s {
+    KatSource::Nist(g) => g.fill(dst),
+    KatSource::Hqc(g) => g.fill(dst),
+});
 
 /// Where the official test data lives: `$PQFORGE_DATA`, else `../shared`
 /// beside the workspace root. Returns `None` when the directory is missing.

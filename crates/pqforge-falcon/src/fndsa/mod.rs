@@ -21,6 +21,44 @@
 //! Key generation uses this crate's round-3 NTRU key generation (any
 //! correct key generator is interoperable); it does not reproduce the
 //! draft's reference key generator from the same seed.
+//!
+//! # Signing options ([`SignOptions`])
+//!
+//! * a context string of at most 255 bytes (default empty);
+//! * [`SignOptions::with_prehash`]: the scheme hashes the message with one
+//!   of [`HashAlg::KECCAK`] (SHA3-224/256/384/512, SHAKE128/256) and signs
+//!   with the pre-hash form of mu (`0x01`, the hash OID, the digest);
+//! * [`SignOptions::with_digest`]: the message argument is the digest
+//!   PH(M) under any [`HashAlg`] (SHA-2 included), computed by the caller;
+//!   its length must be the function's output length;
+//! * [`SignOptions::with_external_mu`]: the message argument is the
+//!   64-byte mu itself (no context string then: it is part of mu);
+//! * [`SignOptions::deterministic`]: `rnd` is 40 zero bytes instead of 40
+//!   bytes drawn from the generator (hedged signing, the default, draws
+//!   exactly one 40-byte block).
+//!
+//! Preparing keys: [`FnDsaVkState`] keeps hpk = SHAKE256(vk, 64) and the
+//! decoded NTT(h), so verification hashes and decodes nothing but the
+//! signature; [`FnDsaSkState`] keeps the decoded f, g, F, the recomputed G,
+//! the hedging key hsk and the hpk tail of the signing key (the tail is
+//! not compared with the verifying key: the draft does not ask it).
+//!
+//! ```
+//! use pqforge_falcon::{FnDsa512, HashAlg, SignOptions, SignatureScheme};
+//! # let mut rng = pqforge_core::testing::TestRng::new(1);
+//! let (vk, sk) = FnDsa512::keygen(&mut rng);
+//! let opts = SignOptions::new().with_context(b"app-v1");
+//! let sig = FnDsa512::sign_with(&sk, b"msg", &opts, &mut rng).unwrap();
+//! assert!(FnDsa512::verify_with(&vk, b"msg", &opts, sig.as_bytes()).is_ok());
+//! assert!(FnDsa512::verify(&vk, b"msg", sig.as_bytes()).is_err()); // other context
+//!
+//! // Pre-hash: the scheme hashes; the caller's digest verifies the same.
+//! let ph = SignOptions::new().with_prehash(HashAlg::Sha3_256);
+//! let sig = FnDsa512::sign_with(&sk, b"big message", &ph, &mut rng).unwrap();
+//! let digest = pqforge_core::keccak::sha3_256(b"big message");
+//! let dg = SignOptions::new().with_digest(HashAlg::Sha3_256);
+//! assert!(FnDsa512::verify_with(&vk, &digest, &dg, sig.as_bytes()).is_ok());
+//! ```
 
 pub(crate) mod codec;
 mod mq;
@@ -29,7 +67,10 @@ mod sign;
 use core::fmt;
 
 use pqforge_core::keccak::Shake256;
-use pqforge_core::{AlgInfo, CryptoRng, Error, KatRng, Kind, SigAlg, Signature, Status};
+use pqforge_core::{
+    AlgInfo, CryptoRng, Error, HashAlg, KatRng, KeyForms, MessageMode, PreparedSk, PreparedVk,
+    SignCaps, SignOptions, SignatureScheme, Status,
+};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::codec::{MAX_FG_BITS, MAX_FG_BITS_BIG};
@@ -41,10 +82,8 @@ use crate::rng::shake_from_seed;
 pub const RND_LEN: usize = 40;
 /// Length of mu and of the hashed verifying key.
 pub const MU_LEN: usize = 64;
-
-const fn vk_len(logn: u32) -> usize {
-    1 + (7 << (logn - 2))
-}
+/// Length of the key-generation seed.
+const SEED_LEN: usize = 48;
 
 const fn sk_fg_len(logn: u32) -> usize {
     (MAX_FG_BITS[logn as usize] as usize) << (logn - 3)
@@ -54,129 +93,115 @@ const fn sig_len(logn: u32) -> usize {
     if logn == 9 { 666 } else { 1280 }
 }
 
-/// A verifying key of FN-DSA (putative draft): `0x00+logn || NTT(h)`.
+/// The signing options FN-DSA defines (see the module documentation).
+const CAPS: SignCaps = SignCaps {
+    max_context: 255,
+    prehash: HashAlg::KECCAK,
+    digest: &HashAlg::ALL,
+    external_mu: true,
+    deterministic: true,
+};
+
+/// The revision line of both sets.
+const REVISION: &str = "FN-DSA putative draft 2026-07-22 (rust-fn-dsa 0629bb1)";
+
+/// A prepared FN-DSA verifying key: hpk = SHAKE256(vk, 64) and the decoded
+/// NTT(h) (`N` = 512 or 1024), what [`SignatureScheme::prepare_vk`]
+/// derives.
 #[derive(Clone, PartialEq, Eq)]
-pub struct FnDsaVerifyingKey<const PK: usize>([u8; PK]);
+pub struct FnDsaVkState<const N: usize> {
+    pub(crate) hpk: [u8; MU_LEN],
+    pub(crate) h: [u16; N],
+}
 
-/// A signing key of FN-DSA (putative draft): `0x50+logn || f || g || F ||
-/// hpk`. Wiped on drop.
-#[derive(Clone)]
-pub struct FnDsaSigningKey<const SK: usize>([u8; SK]);
-
-impl<const PK: usize> AsRef<[u8]> for FnDsaVerifyingKey<PK> {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
+impl<const N: usize> Default for FnDsaVkState<N> {
+    fn default() -> Self {
+        Self {
+            hpk: [0; MU_LEN],
+            h: [0; N],
+        }
     }
 }
 
-impl<const SK: usize> AsRef<[u8]> for FnDsaSigningKey<SK> {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-impl<const PK: usize> fmt::Debug for FnDsaVerifyingKey<PK> {
+impl<const N: usize> fmt::Debug for FnDsaVkState<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "FnDsaVerifyingKey<{PK}>")
+        write!(f, "FnDsaVkState<{N}>")
     }
 }
 
-impl<const SK: usize> fmt::Debug for FnDsaSigningKey<SK> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "FnDsaSigningKey<{SK}>(..)")
-    }
+/// A prepared FN-DSA signing key: the decoded f, g, F, the recomputed G,
+/// the hedging key hsk = SHAKE256(enc(f) || enc(g), 40) and the hpk tail
+/// of the key, what [`SignatureScheme::prepare_sk`] derives after every
+/// check. Wiped on drop.
+pub struct FnDsaSkState<const N: usize> {
+    pub(crate) f: [i8; N],
+    pub(crate) g: [i8; N],
+    pub(crate) ff: [i8; N],
+    pub(crate) gg: [i8; N],
+    pub(crate) hsk: [u8; 40],
+    pub(crate) hpk: [u8; MU_LEN],
 }
 
-impl<const SK: usize> Drop for FnDsaSigningKey<SK> {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl<const SK: usize> ZeroizeOnDrop for FnDsaSigningKey<SK> {}
-
-const fn logn_of_vk(len: usize) -> u32 {
-    if len == vk_len(9) { 9 } else { 10 }
-}
-
-const fn logn_of_sk(len: usize) -> u32 {
-    if len == vk_len(9) + 448 { 9 } else { 10 }
-}
-
-impl<const PK: usize> TryFrom<&[u8]> for FnDsaVerifyingKey<PK> {
-    type Error = Error;
-    /// Checks the length, the header byte and that every value is < q.
-    fn try_from(b: &[u8]) -> Result<Self, Error> {
-        let logn = logn_of_vk(PK);
-        pqforge_core::check_len("public key", PK, b.len())?;
-        if b.first() != Some(&(logn as u8)) {
-            return Err(Error::Encoding("public key header"));
+impl<const N: usize> Default for FnDsaSkState<N> {
+    fn default() -> Self {
+        Self {
+            f: [0; N],
+            g: [0; N],
+            ff: [0; N],
+            gg: [0; N],
+            hsk: [0; 40],
+            hpk: [0; MU_LEN],
         }
-        let mut h = [0u16; 1024];
-        if !codec::modq_decode(&mut h[..1 << logn], &b[1..]) {
-            return Err(Error::Encoding("public key coefficient"));
-        }
-        let mut k = [0u8; PK];
-        k.copy_from_slice(b);
-        Ok(Self(k))
     }
 }
 
-impl<const SK: usize> TryFrom<&[u8]> for FnDsaSigningKey<SK> {
-    type Error = Error;
-    /// Checks the length, header, the fixed-width encodings of f, g, F and
-    /// that the key completes (f invertible mod q, |G| <= 127). The hpk tail
-    /// is not checked against the verifying key (the draft does not ask it).
-    fn try_from(b: &[u8]) -> Result<Self, Error> {
-        pqforge_core::check_len("secret key", SK, b.len())?;
-        if logn_of_sk(SK) == 9 {
-            decode_sk::<512>(b, 9)?;
-        } else {
-            decode_sk::<1024>(b, 10)?;
-        }
-        let mut k = [0u8; SK];
-        k.copy_from_slice(b);
-        Ok(Self(k))
-    }
-}
-
-/// Decoded secret key (G recomputed), wiped on drop.
-struct DecodedSk<const N: usize> {
-    f: [i8; N],
-    g: [i8; N],
-    ff: [i8; N],
-    gg: [i8; N],
-    /// SHAKE256(enc(f) || enc(g), 40): the hedging key.
-    hsk: [u8; 40],
-    /// SHAKE256(vk, 64), copied from the key.
-    hpk: [u8; 64],
-}
-
-impl<const N: usize> Drop for DecodedSk<N> {
-    fn drop(&mut self) {
+impl<const N: usize> Zeroize for FnDsaSkState<N> {
+    fn zeroize(&mut self) {
         self.f.zeroize();
         self.g.zeroize();
         self.ff.zeroize();
         self.gg.zeroize();
         self.hsk.zeroize();
+        self.hpk.zeroize();
     }
+}
+
+impl<const N: usize> Drop for FnDsaSkState<N> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<const N: usize> ZeroizeOnDrop for FnDsaSkState<N> {}
+
+impl<const N: usize> fmt::Debug for FnDsaSkState<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FnDsaSkState<{N}>(..)")
+    }
+}
+
+/// Checks a verifying key (header 0x00+logn, every value < q; the length
+/// is the array's) and derives its state.
+fn decode_vk<const N: usize>(vk: &[u8], logn: u32) -> Result<FnDsaVkState<N>, Error> {
+    if vk[0] != logn as u8 {
+        return Err(Error::Encoding("public key header"));
+    }
+    let mut st = FnDsaVkState::<N>::default();
+    if !codec::modq_decode(&mut st.h, &vk[1..]) {
+        return Err(Error::Encoding("public key coefficient"));
+    }
+    st.hpk = hash_vk(vk);
+    Ok(st)
 }
 
 /// Decodes a secret key and recomputes G = g F / f mod q (checked small).
 /// CT: only the overall validity bit is declassified.
 #[inline(never)]
-fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<DecodedSk<N>, Error> {
+fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FnDsaSkState<N>, Error> {
     let n = N;
     let fg_len = sk_fg_len(logn);
     pqforge_core::check_len("secret key", 1 + 2 * fg_len + n + 64, sk.len())?;
-    let mut s = DecodedSk {
-        f: [0; N],
-        g: [0; N],
-        ff: [0; N],
-        gg: [0; N],
-        hsk: [0; 40],
-        hpk: [0; 64],
-    };
+    let mut s = FnDsaSkState::<N>::default();
     let mut ok = pqforge_core::ct::eq_mask_u32(u32::from(sk[0]), 0x50 + logn);
     let bits = MAX_FG_BITS[logn as usize];
     let (_, v1) = codec::trim_i8_decode(&mut s.f, bits, &sk[1..]);
@@ -226,6 +251,155 @@ fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<DecodedSk<N>, Error
     Ok(s)
 }
 
+/// Key generation from a 48-byte seed: writes the encoded keys and
+/// returns their prepared states. `T` >= 8N, `FT` >= 3N.
+fn keygen<const N: usize, const T: usize, const FT: usize>(
+    seed: &[u8; SEED_LEN],
+    logn: u32,
+    vk: &mut [u8],
+    sk: &mut [u8],
+) -> (FnDsaVkState<N>, FnDsaSkState<N>) {
+    let mut out = (FnDsaVkState::<N>::default(), FnDsaSkState::<N>::default());
+    keygen_from_seed::<N, T, FT>(seed, logn, vk, sk, &mut out.1, &mut out.0);
+    complete_generated(&mut out.1, &out.0, logn, sk);
+    out
+}
+
+/// The key generation proper (SHAKE256-driven round-3 NTRU key
+/// generation): f, g, F into `st`, NTT(h) and hpk into `vst`, the encoded
+/// keys into `vk` and `sk`.
+#[inline(never)]
+fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
+    seed: &[u8; SEED_LEN],
+    logn: u32,
+    vk: &mut [u8],
+    sk: &mut [u8],
+    st: &mut FnDsaSkState<N>,
+    vst: &mut FnDsaVkState<N>,
+) {
+    let mut rng = shake_from_seed(seed);
+    let mut tmp = [0u32; T];
+    let mut ftmp = [fpr::ZERO; FT];
+    crate::keygen::keygen(
+        &mut rng, &mut st.f, &mut st.g, &mut st.ff, &mut vst.h, logn, &mut tmp, &mut ftmp,
+    );
+    drop(rng);
+    tmp.zeroize();
+    ftmp.zeroize();
+    mq::ntt(&mut vst.h, logn);
+    public_key_out(vst, logn, vk);
+    sk[0] = 0x50 + logn as u8;
+    let bits = MAX_FG_BITS[logn as usize];
+    let mut u = 1;
+    u += codec::trim_i8_encode(&mut sk[u..], &st.f, bits);
+    u += codec::trim_i8_encode(&mut sk[u..], &st.g, bits);
+    u += codec::trim_i8_encode(&mut sk[u..], &st.ff, MAX_FG_BITS_BIG[logn as usize]);
+    sk[u..].copy_from_slice(&vst.hpk);
+}
+
+/// Encodes NTT(h) into `vk` and hashes it into `vst.hpk`.
+fn public_key_out<const N: usize>(vst: &mut FnDsaVkState<N>, logn: u32, vk: &mut [u8]) {
+    // CT: the verifying key is a public output.
+    vst.h = pqforge_core::ctgrind::declassify_val(vst.h);
+    vk[0] = logn as u8;
+    codec::modq_encode(&mut vk[1..], &vst.h);
+    declassify(vk);
+    vst.hpk = hash_vk(vk);
+}
+
+/// G, hsk and hpk of a freshly generated key (as decoding computes them:
+/// G = F h with the NTT(h) of the verifying key). Not inlined, so that its
+/// scratch is off the stack during key generation.
+#[inline(never)]
+fn complete_generated<const N: usize>(
+    st: &mut FnDsaSkState<N>,
+    vst: &FnDsaVkState<N>,
+    logn: u32,
+    sk: &[u8],
+) {
+    let mut t = [0u16; N];
+    for i in 0..N {
+        t[i] = mq::from_signed(i32::from(st.ff[i]));
+    }
+    mq::ntt(&mut t, logn);
+    mq::mul_ntt(&mut t, &vst.h);
+    mq::intt(&mut t, logn);
+    let mut ok = u32::MAX;
+    for i in 0..N {
+        let c = mq::center(t[i]);
+        // |G[i]| <= 127.
+        ok &= !(((127 - c) | (127 + c)) >> 31) as u32;
+        st.gg[i] = c as i8;
+    }
+    t.zeroize();
+    debug_assert!(declassify_bool(ok == u32::MAX), "a generated key completes");
+    let fg_len = sk_fg_len(logn);
+    let mut sh = Shake256::new();
+    sh.absorb(&sk[1..=2 * fg_len]);
+    sh.squeeze(&mut st.hsk);
+    st.hpk = vst.hpk;
+}
+
+/// The verifying key of a prepared signing key: NTT(h) = NTT(g) / NTT(f),
+/// encoded into `vk`, with its state.
+#[inline(never)]
+fn derive_vk<const N: usize>(st: &FnDsaSkState<N>, logn: u32, vk: &mut [u8]) -> FnDsaVkState<N> {
+    let mut vst = FnDsaVkState::<N>::default();
+    let mut t = [0u16; N];
+    for i in 0..N {
+        vst.h[i] = mq::from_signed(i32::from(st.g[i]));
+        t[i] = mq::from_signed(i32::from(st.f[i]));
+    }
+    mq::ntt(&mut vst.h, logn);
+    mq::ntt(&mut t, logn);
+    // f is invertible mod q: prepare_sk checked it.
+    let inv = mq::div_ntt(&mut vst.h, &t);
+    debug_assert_eq!(inv, u32::MAX, "a prepared key has f invertible");
+    t.zeroize();
+    public_key_out(&mut vst, logn, vk);
+    vst
+}
+
+/// mu for the message argument `msg` under `opts` (core has checked the
+/// options against [`CAPS`]).
+fn mu_for(
+    alg: &'static str,
+    hpk: &[u8; MU_LEN],
+    opts: &SignOptions<'_>,
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let ctx = opts.context();
+    match opts.message() {
+        MessageMode::Pure => mu_of(hpk, ctx, None, msg),
+        MessageMode::PreHash(h) => {
+            let mut d = [0u8; 64];
+            let n = h.digest(msg, &mut d)?;
+            mu_of(hpk, ctx, Some((&h.oid_der(), &d[..n])), &[])
+        }
+        MessageMode::Digest(h) => {
+            if msg.len() != h.output_bytes() {
+                return Err(Error::InvalidInput(
+                    "digest length differs from the hash function's output length",
+                ));
+            }
+            mu_of(hpk, ctx, Some((&h.oid_der(), msg)), &[])
+        }
+        MessageMode::ExternalMu => {
+            if !ctx.is_empty() {
+                return Err(Error::InvalidInput(
+                    "a context string with external mu (the context is part of mu)",
+                ));
+            }
+            msg.try_into()
+                .map_err(|_| Error::InvalidInput("external mu must be 64 bytes"))
+        }
+        _ => Err(Error::Unsupported {
+            alg,
+            what: "this message mode",
+        }),
+    }
+}
+
 /// Computes mu for a raw message (`prehash = None`) or a pre-hashed one
 /// (`Some((der_oid, hash))`); the context must be at most 255 bytes.
 fn mu_of(
@@ -265,39 +439,38 @@ fn hash_vk(vk: &[u8]) -> [u8; 64] {
     r
 }
 
-/// Verification against mu. Every rejection is [`Error::Verification`].
+/// Verification against mu under the prepared NTT(h). Every rejection is
+/// [`Error::Verification`].
 fn verify_mu_impl<const N: usize>(
-    vk: &[u8],
+    h: &[u16; N],
     logn: u32,
     mu: &[u8; 64],
     sig: &[u8],
 ) -> Result<(), Error> {
     let fail = Err(Error::Verification);
-    if vk.len() != vk_len(logn) || vk[0] != logn as u8 {
-        return fail;
-    }
     if sig.len() != sig_len(logn) || sig[0] != 0x30 + logn as u8 {
         return fail;
     }
-    let mut h = [0u16; N];
-    if !codec::modq_decode(&mut h, &vk[1..]) {
-        return fail;
-    }
-    let mut s2 = [0i16; N];
-    if !codec::comp_decode(&mut s2, &sig[41..]) {
-        return fail;
-    }
-    let mut norm2 = 0u32;
     let mut t2 = [0u16; N];
-    for i in 0..N {
-        let x = i32::from(s2[i]);
-        norm2 += (x * x) as u32;
-        t2[i] = mq::from_signed(x);
-    }
+    // s2 is only needed for its norm and t2: scoped, so that its stack
+    // slot is free again for hm.
+    let norm2 = {
+        let mut s2 = [0i16; N];
+        if !codec::comp_decode(&mut s2, &sig[41..]) {
+            return fail;
+        }
+        let mut norm2 = 0u32;
+        for i in 0..N {
+            let x = i32::from(s2[i]);
+            norm2 += (x * x) as u32;
+            t2[i] = mq::from_signed(x);
+        }
+        norm2
+    };
     let mut hm = [0u16; N];
     sign::hash_to_point(&sig[1..41], mu, &mut hm);
     mq::ntt(&mut t2, logn);
-    mq::mul_ntt(&mut t2, &h);
+    mq::mul_ntt(&mut t2, h);
     mq::intt(&mut t2, logn);
     let mut norm1 = 0u32;
     let mut sat = 0u32;
@@ -328,222 +501,121 @@ fn derive_seed(hsk: &[u8; 40], mu: &[u8; 64], rnd: &[u8; RND_LEN]) -> [u8; 40] {
     seed
 }
 
+/// Signs `mu` with the caller's `rnd` into `sig` (exactly the signature
+/// length).
+fn sign_mu<const N: usize, const T: usize>(
+    st: &FnDsaSkState<N>,
+    logn: u32,
+    mu: &[u8; MU_LEN],
+    rnd: &[u8; RND_LEN],
+    sig: &mut [u8],
+) -> Result<usize, Error> {
+    let mut seed = derive_seed(&st.hsk, mu, rnd);
+    let key = sign::Secret {
+        f: &st.f,
+        g: &st.g,
+        ff: &st.ff,
+        gg: &st.gg,
+    };
+    let ok = sign::sign_with_seed::<N, T>(&key, logn, &seed, mu, sig);
+    seed.zeroize();
+    if ok {
+        Ok(sig.len())
+    } else {
+        Err(Error::InvalidKey(
+            "signing failed: secret key is not a valid basis",
+        ))
+    }
+}
+
 macro_rules! fndsa_set {
     (
-        $(#[$doc:meta])* $ty:ident, $name:literal, $logn:literal, $n:literal,
-        $pk:literal, $sk:literal, $sig:literal, $cat:literal, $static:ident, $range:expr
+        $(#[$doc:meta])* $ty:ident, $name:literal, $stem:literal, $logn:literal, $n:literal,
+        $pk:literal, $sk:literal, $sig:literal, $cat:literal, $range:expr
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct $ty;
 
-        impl $ty {
-            /// Key generation from an explicit 48-byte seed (deterministic;
-            /// SHAKE256-driven round-3 NTRU key generation).
-            #[must_use]
-            pub fn keygen_from_seed(seed: &[u8; 48]) -> (FnDsaVerifyingKey<$pk>, FnDsaSigningKey<$sk>) {
-                let mut rng = shake_from_seed(seed);
-                let mut f = [0i8; $n];
-                let mut g = [0i8; $n];
-                let mut ff = [0i8; $n];
-                let mut h = [0u16; $n];
-                let mut tmp = [0u32; 8 * $n];
-                let mut ftmp = [fpr::ZERO; 3 * $n];
-                crate::keygen::keygen(&mut rng, &mut f, &mut g, &mut ff, &mut h, $logn, &mut tmp, &mut ftmp);
-                drop(rng);
-                tmp.zeroize();
-                ftmp.zeroize();
-                let mut vk = [0u8; $pk];
-                vk[0] = $logn;
-                mq::ntt(&mut h, $logn);
-                codec::modq_encode(&mut vk[1..], &h);
-                // CT: the verifying key is a public output.
-                declassify(&mut vk);
-                let mut sk = [0u8; $sk];
-                sk[0] = 0x50 + $logn;
-                let bits = MAX_FG_BITS[$logn];
-                let mut u = 1;
-                u += codec::trim_i8_encode(&mut sk[u..], &f, bits);
-                u += codec::trim_i8_encode(&mut sk[u..], &g, bits);
-                u += codec::trim_i8_encode(&mut sk[u..], &ff, MAX_FG_BITS_BIG[$logn]);
-                sk[u..].copy_from_slice(&hash_vk(&vk));
-                f.zeroize();
-                g.zeroize();
-                ff.zeroize();
-                (FnDsaVerifyingKey(vk), FnDsaSigningKey(sk))
+        impl SignatureScheme for $ty {
+            const INFO: AlgInfo = AlgInfo::sig($name, "FN-DSA", $pk, $sk, $sig, $cat)
+                .with_status(Status::Draft)
+                .with_kat(KatRng::None, "")
+                .with_revision(REVISION)
+                .with_c_stem($stem)
+                .with_feature("fndsa")
+                .with_key_forms(KeyForms::EXPANDED)
+                .with_seeds(SEED_LEN, 0)
+                .with_sign_caps(CAPS);
+            /// The hpk tail of the signing key is public.
+            const SK_PUBLIC: &'static [core::ops::Range<usize>] = &[$range];
+
+            type VkBytes = [u8; $pk];
+            type SkBytes = [u8; $sk];
+            type SigBytes = [u8; $sig];
+            type KeygenSeed = [u8; SEED_LEN];
+            type VkState = FnDsaVkState<$n>;
+            type SkState = FnDsaSkState<$n>;
+
+            fn prepare_vk(vk: &[u8; $pk]) -> Result<FnDsaVkState<$n>, Error> {
+                decode_vk::<$n>(vk, $logn)
             }
 
-            /// mu for a raw message under context `ctx` (at most 255 bytes).
-            ///
-            /// # Errors
-            /// Context longer than 255 bytes.
-            pub fn compute_mu(vk: &FnDsaVerifyingKey<$pk>, ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN], Error> {
-                mu_of(&hash_vk(&vk.0), ctx, None, msg)
+            fn prepare_sk(sk: &[u8; $sk]) -> Result<FnDsaSkState<$n>, Error> {
+                decode_sk::<$n>(sk, $logn)
             }
 
-            /// mu for a pre-hashed message: `oid` is the DER encoding of the
-            /// hash function's OID (`06 09 60 86 48 01 65 03 04 02 xx`),
-            /// `hash` its output.
-            ///
-            /// # Errors
-            /// Context longer than 255 bytes.
-            pub fn compute_mu_prehashed(
-                vk: &FnDsaVerifyingKey<$pk>,
-                ctx: &[u8],
-                oid: &[u8],
-                hash: &[u8],
-            ) -> Result<[u8; MU_LEN], Error> {
-                mu_of(&hash_vk(&vk.0), ctx, Some((oid, hash)), &[])
+            fn keygen_derand_into(
+                seed: &[u8; SEED_LEN],
+                vk: &mut [u8; $pk],
+                sk: &mut [u8; $sk],
+            ) -> (FnDsaVkState<$n>, FnDsaSkState<$n>) {
+                keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
             }
 
-            /// Signs `mu` (external-mu mode) with the 40 bytes `rnd` as the
-            /// caller's randomness (hedged: the signature stays safe if
-            /// `rnd` repeats; all zero gives deterministic signing).
-            ///
-            /// # Errors
-            /// Invalid secret key; output buffer too small.
-            pub fn sign_mu_with_rnd(
-                sk: &FnDsaSigningKey<$sk>,
-                mu: &[u8; MU_LEN],
-                rnd: &[u8; RND_LEN],
-                sig: &mut [u8],
-            ) -> Result<usize, Error> {
-                let s = decode_sk::<$n>(&sk.0, $logn)?;
-                let mut seed = derive_seed(&s.hsk, mu, rnd);
-                let r = Self::sign_decoded(&s, &seed, mu, sig);
-                seed.zeroize();
-                r
+            fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut [u8; $pk]) -> FnDsaVkState<$n> {
+                derive_vk::<$n>(sk.state(), $logn, vk)
             }
 
-            /// The hedged seed SHAKE256(hsk || mu || rnd, 40) (for tests).
-            ///
-            /// # Errors
-            /// Invalid secret key.
-            #[doc(hidden)]
-            pub fn derived_seed(sk: &FnDsaSigningKey<$sk>, mu: &[u8; MU_LEN], rnd: &[u8; RND_LEN]) -> Result<[u8; 40], Error> {
-                let s = decode_sk::<$n>(&sk.0, $logn)?;
-                Ok(derive_seed(&s.hsk, mu, rnd))
-            }
-
-            fn sign_decoded(s: &DecodedSk<$n>, seed: &[u8; 40], mu: &[u8; 64], sig: &mut [u8]) -> Result<usize, Error> {
-                if sig.len() < $sig {
-                    return Err(Error::BufferTooSmall { what: "signature", needed: $sig, got: sig.len() });
-                }
-                let key = sign::Secret { f: &s.f, g: &s.g, ff: &s.ff, gg: &s.gg };
-                if sign::sign_with_seed::<$n, { 9 * $n }>(&key, $logn, seed, mu, &mut sig[..$sig]) {
-                    Ok($sig)
-                } else {
-                    Err(Error::InvalidKey("signing failed: secret key is not a valid basis"))
-                }
-            }
-
-            /// Signs `mu` drawing 40 bytes from `rng`.
-            ///
-            /// # Errors
-            /// Invalid secret key; output buffer too small.
-            pub fn sign_mu<R: CryptoRng + ?Sized>(
-                sk: &FnDsaSigningKey<$sk>,
-                mu: &[u8; MU_LEN],
+            /// Computes mu (pure, pre-hash, digest or external), draws
+            /// `rnd` (40 bytes; none when deterministic) and signs.
+            fn sign_into<R: CryptoRng + ?Sized>(
+                sk: PreparedSk<'_, Self>,
+                msg: &[u8],
+                opts: &SignOptions<'_>,
                 rng: &mut R,
                 sig: &mut [u8],
             ) -> Result<usize, Error> {
+                let st = sk.state();
+                let mu = mu_for($name, &st.hpk, opts, msg)?;
                 let mut rnd = [0u8; RND_LEN];
-                rng.fill_bytes(&mut rnd);
-                let r = Self::sign_mu_with_rnd(sk, mu, &rnd, sig);
+                if !opts.is_deterministic() {
+                    rng.fill_bytes(&mut rnd);
+                }
+                let r = sign_mu::<$n, { 9 * $n }>(st, $logn, &mu, &rnd, &mut sig[..$sig]);
                 rnd.zeroize();
                 r
             }
 
-            /// Signs `msg` under the context string `ctx`.
-            ///
-            /// # Errors
-            /// Context longer than 255 bytes; invalid secret key; output
-            /// buffer too small.
-            pub fn sign_with_context<R: CryptoRng + ?Sized>(
-                sk: &FnDsaSigningKey<$sk>,
-                ctx: &[u8],
+            fn verify_prepared(
+                vk: PreparedVk<'_, Self>,
                 msg: &[u8],
-                rng: &mut R,
-                sig: &mut [u8],
-            ) -> Result<usize, Error> {
-                let mut hpk = [0u8; 64];
-                hpk.copy_from_slice(&sk.0[$sk - 64..]);
-                let mu = mu_of(&hpk, ctx, None, msg)?;
-                Self::sign_mu(sk, &mu, rng, sig)
-            }
-
-            /// Verifies `sig` on `mu` (external-mu mode).
-            ///
-            /// # Errors
-            /// [`Error::Verification`] for every rejected signature.
-            pub fn verify_mu(vk: &FnDsaVerifyingKey<$pk>, mu: &[u8; MU_LEN], sig: &[u8]) -> Result<(), Error> {
-                verify_mu_impl::<$n>(&vk.0, $logn, mu, sig)
-            }
-
-            /// Verifies `sig` on `msg` under the context string `ctx`.
-            ///
-            /// # Errors
-            /// [`Error::InvalidInput`] for a context longer than 255 bytes,
-            /// [`Error::Verification`] for every rejected signature.
-            pub fn verify_with_context(vk: &FnDsaVerifyingKey<$pk>, ctx: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-                let mu = Self::compute_mu(vk, ctx, msg)?;
-                Self::verify_mu(vk, &mu, sig)
+                opts: &SignOptions<'_>,
+                sig: &[u8],
+            ) -> Result<(), Error> {
+                let st = vk.state();
+                let mu = mu_for($name, &st.hpk, opts, msg)?;
+                verify_mu_impl::<$n>(&st.h, $logn, &mu, sig)
             }
         }
-
-        impl Signature for $ty {
-            const INFO: AlgInfo = AlgInfo {
-                name: $name,
-                family: "FN-DSA",
-                kind: Kind::Sig,
-                pk_bytes: $pk,
-                sk_bytes: $sk,
-                ct_bytes: 0,
-                sig_bytes: $sig,
-                ss_bytes: 0,
-                category: $cat,
-                status: Status::Draft,
-                kat: KatRng::None,
-                kat_header: "",
-                revision: "FN-DSA putative draft 2026-07-22 (rust-fn-dsa 0629bb1)",
-            };
-            type VerifyingKey = FnDsaVerifyingKey<$pk>;
-            type SigningKey = FnDsaSigningKey<$sk>;
-
-            fn keygen<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self::VerifyingKey, Self::SigningKey) {
-                let mut seed = [0u8; 48];
-                rng.fill_bytes(&mut seed);
-                let r = Self::keygen_from_seed(&seed);
-                seed.zeroize();
-                r
-            }
-
-            /// Signs with the empty context.
-            fn sign<R: CryptoRng + ?Sized>(
-                sk: &Self::SigningKey,
-                msg: &[u8],
-                rng: &mut R,
-                sig: &mut [u8],
-            ) -> Result<usize, Error> {
-                Self::sign_with_context(sk, b"", msg, rng, sig)
-            }
-
-            /// Verifies with the empty context.
-            fn verify(vk: &Self::VerifyingKey, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-                Self::verify_with_context(vk, b"", msg, sig)
-            }
-        }
-
-        /// Registry adapter (the hpk tail of the secret key is public).
-        pub static $static: SigAlg<$ty> = SigAlg::new(&[$range]);
     };
 }
 
 fndsa_set!(
     /// FN-DSA-512 (putative 2026-07 draft); NIST category 1.
-    FnDsa512, "fn-dsa-512", 9, 512, 897, 1345, 666, 1, FN_DSA_512, 1281..1345
+    FnDsa512, "fn-dsa-512", "fndsa512", 9, 512, 897, 1345, 666, 1, 1281..1345
 );
 fndsa_set!(
     /// FN-DSA-1024 (putative 2026-07 draft); NIST category 5.
-    FnDsa1024, "fn-dsa-1024", 10, 1024, 1793, 2369, 1280, 5, FN_DSA_1024, 2305..2369
+    FnDsa1024, "fn-dsa-1024", "fndsa1024", 10, 1024, 1793, 2369, 1280, 5, 2305..2369
 );

@@ -1103,17 +1103,8 @@ fn decrypt_m<P: ParameterSet, const M: usize, const W1: usize, const W2: usize, 
 mod tests {
     use super::*;
     use crate::gf::Vec64;
+    use pqforge_core::testing::TestRng;
     use std::vec::Vec;
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
 
     /// Registers to portable vectors (vector `4r + j` = lane j of r).
     fn to_vec64<const M: usize>(d: &[V<M>]) -> Vec<Vec64> {
@@ -1146,11 +1137,11 @@ mod tests {
         }
     }
 
-    fn check<const M: usize, const W1: usize, const W2: usize>(rng: &mut Rng, t: usize) {
+    fn check<const M: usize, const W1: usize, const W2: usize>(rng: &mut TestRng, t: usize) {
         let nr = 1 << (M - 8);
         let nv = 4 * nr;
         let mut f: Vec<u16> = (0..=t)
-            .map(|_| (rng.next() as u16) & ((1 << M) - 1))
+            .map(|_| (rng.next_u64() as u16) & ((1 << M) - 1))
             .collect();
         f[t] = 1;
         let mut want = [[0u64; gf::MAX_M]; crate::fft::NV];
@@ -1170,7 +1161,7 @@ mod tests {
         let mut w = [[0u64; gf::MAX_M]; crate::fft::NV];
         for v in &mut w[..nv] {
             for p in &mut v[..M] {
-                *p = rng.next();
+                *p = rng.next_u64();
             }
         }
         // SAFETY: AVX2 was detected.
@@ -1202,9 +1193,9 @@ mod tests {
 
         // Benes.
         let cb: Vec<u8> = (0..(2 * M - 1) << (M - 4))
-            .map(|_| rng.next() as u8)
+            .map(|_| rng.next_u64() as u8)
             .collect();
-        let bits: Vec<u64> = (0..nv).map(|_| rng.next()).collect();
+        let bits: Vec<u64> = (0..nv).map(|_| rng.next_u64()).collect();
         for inv in [false, true] {
             let mut want = bits.clone();
             if inv {
@@ -1238,7 +1229,7 @@ mod tests {
         if !pqforge_core::cpu::avx2() {
             return;
         }
-        let mut rng = Rng(0x0123_4567_89AB_CDEF);
+        let mut rng = TestRng::new(0x0123_4567_89AB_CDEF);
         for _ in 0..3 {
             check::<13, 2, 4>(&mut rng, 96);
             check::<12, 1, 2>(&mut rng, 64);

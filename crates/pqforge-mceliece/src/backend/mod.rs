@@ -283,18 +283,19 @@ pub(crate) fn keygen_derand<P: ParameterSet>(delta: &[u8; 32], pk: &mut [u8], sk
     crate::keygen::keygen_derand::<P, Portable>(delta, pk, sk);
 }
 
-/// Encapsulation (see `kem::encaps`) on the best backend.
+/// Encapsulation (see `kem::encaps`; `pk` passed `prepare_ek`) on the
+/// best backend.
 pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
     rng: &mut R,
     pk: &[u8],
     ct: &mut [u8],
     ss: &mut [u8; 32],
-) -> Result<(), pqforge_core::Error> {
+) {
     #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
     if let Some(t) = avx2::Token::get() {
         return avx2::encaps::<P, R>(t, rng, pk, ct, ss);
     }
-    crate::kem::encaps::<P, R, Portable>(rng, pk, ct, ss)
+    crate::kem::encaps::<P, R, Portable>(rng, pk, ct, ss);
 }
 
 /// Decapsulation (see `kem::decaps_with`) on the best backend.
@@ -349,10 +350,11 @@ pub mod testing {
         }
     }
 
-    /// Encapsulation on the named backend (`None` if unavailable).
+    /// Encapsulation on the named backend (`None` if unavailable), after
+    /// the checks of the contract (lengths, `prepare_ek`).
     ///
     /// # Errors
-    /// As [`crate::encaps`].
+    /// [`pqforge_core::Error::Length`] for wrong sizes, the public-key check.
     pub fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
         backend: &str,
         rng: &mut R,
@@ -360,18 +362,24 @@ pub mod testing {
         ct: &mut [u8],
         ss: &mut [u8; 32],
     ) -> Option<Result<(), pqforge_core::Error>> {
-        let lens = pqforge_core::check_len("public key", P::PK_BYTES, pk.len()).and(
-            pqforge_core::check_len("ciphertext buffer", P::CT_BYTES, ct.len()),
-        );
-        if let Err(e) = lens {
+        let checks = pqforge_core::kem::prepare_ek::<P>(pk).and(pqforge_core::check_len(
+            "ciphertext buffer",
+            P::CT_BYTES,
+            ct.len(),
+        ));
+        if let Err(e) = checks {
             return Some(Err(e));
         }
         match backend {
-            "portable" => Some(crate::kem::encaps::<P, R, super::Portable>(rng, pk, ct, ss)),
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            "avx2" => {
-                super::avx2::Token::get().map(|t| super::avx2::encaps::<P, R>(t, rng, pk, ct, ss))
+            "portable" => {
+                crate::kem::encaps::<P, R, super::Portable>(rng, pk, ct, ss);
+                Some(Ok(()))
             }
+            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+            "avx2" => super::avx2::Token::get().map(|t| {
+                super::avx2::encaps::<P, R>(t, rng, pk, ct, ss);
+                Ok(())
+            }),
             _ => None,
         }
     }
@@ -379,7 +387,7 @@ pub mod testing {
     /// Decapsulation on the named backend (`None` if unavailable).
     ///
     /// # Errors
-    /// As [`crate::decaps`].
+    /// [`pqforge_core::Error::Length`] for wrong sizes.
     pub fn decaps<P: ParameterSet>(
         backend: &str,
         sk: &[u8],

@@ -1,0 +1,340 @@
+//! The signature contract ([`SignatureScheme`]), the signing options
+//! ([`SignOptions`]) and the typed API generated from them.
+//!
+//! A parameter set implements [`SignatureScheme`] once: key generation into
+//! the caller's arrays, and signing / verification on *prepared* keys
+//! ([`PreparedSk`], [`PreparedVk`]) with a [`SignOptions`] (context string,
+//! pre-hash, external μ, hedged or deterministic). Core checks the options
+//! against the set's [`SignCaps`] first, so an option a scheme does not
+//! define is refused with [`Error::Unsupported`], never ignored.
+
+use core::fmt;
+use core::ops::Range;
+
+use zeroize::Zeroize;
+
+mod options;
+mod types;
+
+pub use options::{HashAlg, MessageMode, SignCaps, SignOptions};
+pub use types::{Signature, SigningKey, VerifyingKey};
+
+use crate::bytes::{ByteArray, array_ref};
+use crate::{AlgInfo, CryptoRng, Error};
+
+// ---------------------------------------------------------------- contract
+
+/// A signature scheme: the contract one parameter set implements.
+///
+/// **Implementors** provide the associated types and the in-place
+/// operations; the options reaching [`SignatureScheme::sign_into`] and
+/// [`SignatureScheme::verify_prepared`] have passed
+/// [`SignOptions::check`], output buffers have at least
+/// `INFO.sig_bytes` bytes, keys passed `prepare_*`.
+///
+/// **Users** call the provided typed functions ([`SignatureScheme::keygen`],
+/// [`SignatureScheme::sign`], [`SignatureScheme::verify`], ...).
+pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
+    /// Name, sizes, OIDs, signing options, ... of this parameter set.
+    const INFO: AlgInfo;
+    /// Byte ranges of the encoded signing key that are public.
+    const SK_PUBLIC: &'static [Range<usize>] = &[];
+
+    /// Verifying-key storage, `[u8; INFO.pk_bytes]`.
+    type VkBytes: ByteArray;
+    /// Signing-key storage, `[u8; INFO.sk_bytes]`.
+    type SkBytes: ByteArray;
+    /// Signature storage, `[u8; INFO.sig_bytes]` (the maximum length).
+    type SigBytes: ByteArray;
+    /// Seed of deterministic key generation.
+    type KeygenSeed: ByteArray;
+    /// What [`SignatureScheme::prepare_vk`] derives.
+    type VkState: Clone + Default + Send + Sync + 'static;
+    /// What [`SignatureScheme::prepare_sk`] derives (secret).
+    type SkState: Zeroize + Default + Send + Sync + 'static;
+
+    /// Checks a verifying key and derives its state.
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] / [`Error::InvalidKey`].
+    fn prepare_vk(vk: &Self::VkBytes) -> Result<Self::VkState, Error>;
+
+    /// Checks a signing key and derives its state.
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] / [`Error::InvalidKey`].
+    fn prepare_sk(sk: &Self::SkBytes) -> Result<Self::SkState, Error>;
+
+    /// Deterministic key generation, with the states of the new keys.
+    fn keygen_derand_into(
+        seed: &Self::KeygenSeed,
+        vk: &mut Self::VkBytes,
+        sk: &mut Self::SkBytes,
+    ) -> (Self::VkState, Self::SkState);
+
+    /// Randomised key generation (default: the seed in one `fill_bytes` call).
+    fn keygen_into<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+        vk: &mut Self::VkBytes,
+        sk: &mut Self::SkBytes,
+    ) -> (Self::VkState, Self::SkState) {
+        let mut seed = Self::KeygenSeed::zeroed();
+        rng.fill_bytes(seed.as_mut());
+        let st = Self::keygen_derand_into(&seed, vk, sk);
+        seed.zeroize();
+        st
+    }
+
+    /// The verifying key of a signing key.
+    fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut Self::VkBytes) -> Self::VkState;
+
+    /// Signs `msg` into `sig` (at least `INFO.sig_bytes` long), returning the
+    /// signature length.
+    ///
+    /// # Errors
+    /// Scheme-specific failures (for example an invalid basis).
+    fn sign_into<R: CryptoRng + ?Sized>(
+        sk: PreparedSk<'_, Self>,
+        msg: &[u8],
+        opts: &SignOptions<'_>,
+        rng: &mut R,
+        sig: &mut [u8],
+    ) -> Result<usize, Error>;
+
+    /// Verifies `sig` on `msg`.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] for every signature that is not accepted.
+    fn verify_prepared(
+        vk: PreparedVk<'_, Self>,
+        msg: &[u8],
+        opts: &SignOptions<'_>,
+        sig: &[u8],
+    ) -> Result<(), Error>;
+
+    /// Bytes of the NIST signed message (`crypto_sign`) of an `mlen`-byte
+    /// message, at most (default: signature, then message).
+    #[must_use]
+    fn signed_message_bytes(mlen: usize) -> usize {
+        Self::INFO.sig_bytes.saturating_add(mlen)
+    }
+
+    /// The NIST signed message of `msg` (the format of the scheme's official
+    /// KAT files; default `sig || msg`), drawing randomness like
+    /// `crypto_sign`. `sm` has at least
+    /// [`SignatureScheme::signed_message_bytes`] bytes.
+    ///
+    /// # Errors
+    /// As [`SignatureScheme::sign_into`].
+    fn sign_message_into<R: CryptoRng + ?Sized>(
+        sk: PreparedSk<'_, Self>,
+        msg: &[u8],
+        rng: &mut R,
+        sm: &mut [u8],
+    ) -> Result<usize, Error> {
+        let n = Self::sign_into(sk, msg, &SignOptions::new(), rng, sm)?;
+        let end = n + msg.len();
+        sm[n..end].copy_from_slice(msg);
+        Ok(end)
+    }
+
+    /// Opens a NIST signed message: verifies it and returns the message.
+    /// The default reads a fixed-length signature followed by the message.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] for every rejected input.
+    fn open_into<'m>(vk: PreparedVk<'_, Self>, sm: &'m [u8]) -> Result<&'m [u8], Error> {
+        let n = Self::INFO.sig_bytes;
+        if sm.len() < n {
+            return Err(Error::Verification);
+        }
+        let (sig, msg) = sm.split_at(n);
+        Self::verify_prepared(vk, msg, &SignOptions::new(), sig)?;
+        Ok(msg)
+    }
+
+    // ------------------------------------------------------------------
+    // The typed API (provided; do not override).
+
+    /// Generates a key pair (prepared). When the seed is a private-key form
+    /// of this set, the seed is drawn with one `fill_bytes` call and kept in
+    /// the signing key ([`SigningKey::seed`]).
+    fn keygen<R: CryptoRng + ?Sized>(rng: &mut R) -> (VerifyingKey<Self>, SigningKey<Self>) {
+        let () = sig_sizes_ok::<Self>();
+        if Self::INFO.key_forms.seed {
+            let mut seed = Self::KeygenSeed::zeroed();
+            rng.fill_bytes(seed.as_mut());
+            let keys = Self::keygen_derand(&seed);
+            seed.zeroize();
+            return keys;
+        }
+        let mut sk = SigningKey::<Self>::blank();
+        (sk.vk.state, sk.state) = Self::keygen_into(rng, &mut sk.vk.bytes, &mut sk.bytes);
+        (sk.vk.clone(), sk)
+    }
+
+    /// Deterministic key generation from `seed`.
+    fn keygen_derand(seed: &Self::KeygenSeed) -> (VerifyingKey<Self>, SigningKey<Self>) {
+        let () = sig_sizes_ok::<Self>();
+        let mut sk = SigningKey::<Self>::blank();
+        (sk.vk.state, sk.state) = Self::keygen_derand_into(seed, &mut sk.vk.bytes, &mut sk.bytes);
+        if Self::INFO.key_forms.seed {
+            sk.seed = Some(*seed);
+        }
+        (sk.vk.clone(), sk)
+    }
+
+    /// Signs `msg` with the default options (pure, empty context, hedged).
+    ///
+    /// # Errors
+    /// As [`SignatureScheme::sign_with`].
+    fn sign<R: CryptoRng + ?Sized>(
+        sk: &SigningKey<Self>,
+        msg: &[u8],
+        rng: &mut R,
+    ) -> Result<Signature<Self>, Error> {
+        Self::sign_with(sk, msg, &SignOptions::new(), rng)
+    }
+
+    /// Signs `msg` with `opts`.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for an option the set does not define;
+    /// [`Error::InvalidInput`] for an over-long context; scheme failures.
+    fn sign_with<R: CryptoRng + ?Sized>(
+        sk: &SigningKey<Self>,
+        msg: &[u8],
+        opts: &SignOptions<'_>,
+        rng: &mut R,
+    ) -> Result<Signature<Self>, Error> {
+        opts.check(&Self::INFO, true)?;
+        let mut s = Signature::<Self> {
+            bytes: Self::SigBytes::zeroed(),
+            len: 0,
+        };
+        s.len = Self::sign_into(sk.prepared(), msg, opts, rng, s.bytes.as_mut())?;
+        Ok(s)
+    }
+
+    /// Verifies `sig` on `msg` with the default options.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] for every signature that is not accepted.
+    fn verify(vk: &VerifyingKey<Self>, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        Self::verify_with(vk, msg, &SignOptions::new(), sig)
+    }
+
+    /// Verifies `sig` on `msg` with `opts`.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] / [`Error::InvalidInput`] for bad options;
+    /// [`Error::Verification`] for every signature that is not accepted.
+    fn verify_with(
+        vk: &VerifyingKey<Self>,
+        msg: &[u8],
+        opts: &SignOptions<'_>,
+        sig: &[u8],
+    ) -> Result<(), Error> {
+        opts.check(&Self::INFO, false)?;
+        Self::verify_prepared(vk.prepared(), msg, opts, sig)
+    }
+
+    /// Opens a NIST signed message, returning the message.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] for every rejected input.
+    fn open<'m>(vk: &VerifyingKey<Self>, sm: &'m [u8]) -> Result<&'m [u8], Error> {
+        Self::open_into(vk.prepared(), sm)
+    }
+
+    /// Generates a key pair with the operating system's random generator
+    /// (feature `getrandom`).
+    ///
+    /// # Panics
+    /// If the operating system's generator fails.
+    #[cfg(feature = "getrandom")]
+    #[must_use]
+    fn generate() -> (VerifyingKey<Self>, SigningKey<Self>) {
+        Self::keygen(&mut rand_core::UnwrapErr(getrandom::SysRng))
+    }
+}
+
+/// Compile-time check that the array types match [`AlgInfo`].
+pub(crate) const fn sig_sizes_ok<P: SignatureScheme>() {
+    const {
+        let i = &P::INFO;
+        assert!(matches!(i.kind, crate::Kind::Sig));
+        assert!(P::VkBytes::LEN == i.pk_bytes);
+        assert!(P::SkBytes::LEN == i.sk_bytes);
+        assert!(P::SigBytes::LEN == i.sig_bytes);
+        assert!(P::KeygenSeed::LEN == i.keygen_seed_bytes);
+    }
+}
+
+/// A checked verifying key, borrowed.
+#[derive(Clone, Copy)]
+pub struct PreparedVk<'a, P: SignatureScheme> {
+    bytes: &'a P::VkBytes,
+    state: &'a P::VkState,
+}
+
+impl<'a, P: SignatureScheme> PreparedVk<'a, P> {
+    pub(crate) fn new(bytes: &'a P::VkBytes, state: &'a P::VkState) -> Self {
+        Self { bytes, state }
+    }
+
+    /// The encoded key.
+    #[must_use]
+    pub fn bytes(&self) -> &'a P::VkBytes {
+        self.bytes
+    }
+
+    /// What [`SignatureScheme::prepare_vk`] derived.
+    #[must_use]
+    pub fn state(&self) -> &'a P::VkState {
+        self.state
+    }
+}
+
+/// A checked signing key, borrowed.
+#[derive(Clone, Copy)]
+pub struct PreparedSk<'a, P: SignatureScheme> {
+    bytes: &'a P::SkBytes,
+    state: &'a P::SkState,
+}
+
+impl<'a, P: SignatureScheme> PreparedSk<'a, P> {
+    pub(crate) fn new(bytes: &'a P::SkBytes, state: &'a P::SkState) -> Self {
+        Self { bytes, state }
+    }
+
+    /// The encoded key (secret).
+    #[must_use]
+    pub fn bytes(&self) -> &'a P::SkBytes {
+        self.bytes
+    }
+
+    /// What [`SignatureScheme::prepare_sk`] derived (secret).
+    #[must_use]
+    pub fn state(&self) -> &'a P::SkState {
+        self.state
+    }
+}
+
+/// Checks `bytes` as a verifying key of `P`.
+///
+/// # Errors
+/// [`Error::Length`], or the scheme's key checks.
+pub fn prepare_vk<P: SignatureScheme>(bytes: &[u8]) -> Result<(&P::VkBytes, P::VkState), Error> {
+    let b = array_ref::<P::VkBytes>("verifying key", bytes)?;
+    Ok((b, P::prepare_vk(b)?))
+}
+
+/// Checks `bytes` as a signing key of `P`.
+///
+/// # Errors
+/// [`Error::Length`], or the scheme's key checks.
+pub fn prepare_sk<P: SignatureScheme>(bytes: &[u8]) -> Result<(&P::SkBytes, P::SkState), Error> {
+    let b = array_ref::<P::SkBytes>("signing key", bytes)?;
+    Ok((b, P::prepare_sk(b)?))
+}

@@ -1,0 +1,260 @@
+//! The typed keys and signatures of every signature parameter set.
+
+use core::fmt;
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::{PreparedSk, PreparedVk, SignatureScheme, prepare_vk};
+use crate::Error;
+use crate::bytes::{ByteArray, array_ref};
+
+// ---------------------------------------------------------------- VerifyingKey
+
+/// A verifying (public) key of parameter set `P`, checked once when built.
+pub struct VerifyingKey<P: SignatureScheme> {
+    pub(super) bytes: P::VkBytes,
+    pub(super) state: P::VkState,
+}
+
+impl<P: SignatureScheme> VerifyingKey<P> {
+    /// The encoded key.
+    #[must_use]
+    pub fn as_bytes(&self) -> &P::VkBytes {
+        &self.bytes
+    }
+
+    /// The prepared form the in-place operations take.
+    #[must_use]
+    pub fn prepared(&self) -> PreparedVk<'_, P> {
+        PreparedVk::new(&self.bytes, &self.state)
+    }
+}
+
+impl<P: SignatureScheme> TryFrom<&[u8]> for VerifyingKey<P> {
+    type Error = Error;
+
+    /// Checks the length and the encoding.
+    ///
+    /// # Errors
+    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
+    fn try_from(b: &[u8]) -> Result<Self, Error> {
+        let (bytes, state) = prepare_vk::<P>(b)?;
+        Ok(Self {
+            bytes: *bytes,
+            state,
+        })
+    }
+}
+
+impl<P: SignatureScheme> AsRef<[u8]> for VerifyingKey<P> {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+}
+
+impl<P: SignatureScheme> Clone for VerifyingKey<P> {
+    fn clone(&self) -> Self {
+        Self {
+            bytes: self.bytes,
+            state: self.state.clone(),
+        }
+    }
+}
+
+impl<P: SignatureScheme> PartialEq for VerifyingKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes.as_ref() == other.bytes.as_ref()
+    }
+}
+
+impl<P: SignatureScheme> Eq for VerifyingKey<P> {}
+
+impl<P: SignatureScheme> fmt::Debug for VerifyingKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "VerifyingKey<{}>({} bytes)",
+            P::INFO.name,
+            P::VkBytes::LEN
+        )
+    }
+}
+
+// ---------------------------------------------------------------- SigningKey
+
+/// A signing (secret) key of parameter set `P`, checked once when built,
+/// with its verifying key (and its seed, when made from one and the seed is
+/// a private-key form of `P`). Wiped on drop.
+pub struct SigningKey<P: SignatureScheme> {
+    pub(super) bytes: P::SkBytes,
+    pub(super) state: P::SkState,
+    pub(super) seed: Option<P::KeygenSeed>,
+    pub(super) vk: VerifyingKey<P>,
+}
+
+impl<P: SignatureScheme> SigningKey<P> {
+    pub(super) fn blank() -> Self {
+        Self {
+            bytes: P::SkBytes::zeroed(),
+            state: P::SkState::default(),
+            seed: None,
+            vk: VerifyingKey {
+                bytes: P::VkBytes::zeroed(),
+                state: P::VkState::default(),
+            },
+        }
+    }
+
+    /// The encoded key (secret).
+    #[must_use]
+    pub fn as_bytes(&self) -> &P::SkBytes {
+        &self.bytes
+    }
+
+    /// The key-generation seed, if kept (see the type documentation).
+    #[must_use]
+    pub fn seed(&self) -> Option<&P::KeygenSeed> {
+        self.seed.as_ref()
+    }
+
+    /// The verifying key.
+    #[must_use]
+    pub fn verifying_key(&self) -> &VerifyingKey<P> {
+        &self.vk
+    }
+
+    /// Rebuilds the key from its seed ([`SignatureScheme::keygen_derand`]).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] if the seed is not a private-key form of `P`.
+    pub fn from_seed(seed: &P::KeygenSeed) -> Result<Self, Error> {
+        if !P::INFO.key_forms.seed {
+            return Err(Error::Unsupported {
+                alg: P::INFO.name,
+                what: "seed-form private keys",
+            });
+        }
+        Ok(P::keygen_derand(seed).1)
+    }
+
+    /// The prepared form the in-place operations take.
+    #[must_use]
+    pub fn prepared(&self) -> PreparedSk<'_, P> {
+        PreparedSk::new(&self.bytes, &self.state)
+    }
+}
+
+impl<P: SignatureScheme> TryFrom<&[u8]> for SigningKey<P> {
+    type Error = Error;
+
+    /// Checks the length and the encoding, and derives the verifying key.
+    ///
+    /// # Errors
+    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
+    fn try_from(b: &[u8]) -> Result<Self, Error> {
+        let mut k = Self::blank();
+        k.bytes = *array_ref::<P::SkBytes>("signing key", b)?;
+        k.state = P::prepare_sk(&k.bytes)?;
+        k.vk.state = P::verifying_key_into(PreparedSk::new(&k.bytes, &k.state), &mut k.vk.bytes);
+        Ok(k)
+    }
+}
+
+impl<P: SignatureScheme> AsRef<[u8]> for SigningKey<P> {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+}
+
+impl<P: SignatureScheme> Zeroize for SigningKey<P> {
+    fn zeroize(&mut self) {
+        self.bytes.zeroize();
+        self.state.zeroize();
+        if let Some(s) = self.seed.as_mut() {
+            s.zeroize();
+        }
+        self.seed = None;
+    }
+}
+
+impl<P: SignatureScheme> Drop for SigningKey<P> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<P: SignatureScheme> ZeroizeOnDrop for SigningKey<P> {}
+
+impl<P: SignatureScheme> fmt::Debug for SigningKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SigningKey<{}>(..)", P::INFO.name)
+    }
+}
+
+// ---------------------------------------------------------------- Signature
+
+/// A signature of parameter set `P` (up to `INFO.sig_bytes` bytes).
+pub struct Signature<P: SignatureScheme> {
+    pub(super) bytes: P::SigBytes,
+    pub(super) len: usize,
+}
+
+impl<P: SignatureScheme> Signature<P> {
+    /// The encoded signature.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes.as_ref()[..self.len]
+    }
+}
+
+impl<P: SignatureScheme> TryFrom<&[u8]> for Signature<P> {
+    type Error = Error;
+
+    /// Checks that the length is at most the set's signature size (the
+    /// encoding itself is checked by verification).
+    ///
+    /// # Errors
+    /// [`Error::Length`].
+    fn try_from(b: &[u8]) -> Result<Self, Error> {
+        let mut bytes = P::SigBytes::zeroed();
+        let dst = bytes.as_mut().get_mut(..b.len()).ok_or(Error::Length {
+            what: "signature",
+            expected: P::SigBytes::LEN,
+            got: b.len(),
+        })?;
+        dst.copy_from_slice(b);
+        Ok(Self {
+            bytes,
+            len: b.len(),
+        })
+    }
+}
+
+impl<P: SignatureScheme> AsRef<[u8]> for Signature<P> {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl<P: SignatureScheme> Clone for Signature<P> {
+    fn clone(&self) -> Self {
+        Self {
+            bytes: self.bytes,
+            len: self.len,
+        }
+    }
+}
+
+impl<P: SignatureScheme> PartialEq for Signature<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl<P: SignatureScheme> Eq for Signature<P> {}
+
+impl<P: SignatureScheme> fmt::Debug for Signature<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature<{}>({} bytes)", P::INFO.name, self.len)
+    }
+}
