@@ -14,30 +14,9 @@ use fn_dsa::{
 };
 use pqforge::SignatureScheme;
 
-use crate::harness::{Impl, Opts, compare, rng};
+use crate::harness::{Impl, Opts, Rng06, compare, rng};
 
 const MSG: &[u8; 32] = b"pqforge peers benchmark message!";
-
-/// rand_core 0.6 adapter over the harness RNG (fn-dsa uses rand_core 0.6).
-struct Rng06(rand_chacha::ChaCha20Rng);
-
-impl rand_core_06::RngCore for Rng06 {
-    fn next_u32(&mut self) -> u32 {
-        rand_core::Rng::next_u32(&mut self.0)
-    }
-    fn next_u64(&mut self) -> u64 {
-        rand_core::Rng::next_u64(&mut self.0)
-    }
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        rand_core::Rng::fill_bytes(&mut self.0, dest);
-    }
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core_06::Error> {
-        rand_core::Rng::fill_bytes(&mut self.0, dest);
-        Ok(())
-    }
-}
-
-impl rand_core_06::CryptoRng for Rng06 {}
 
 /// pqforge's typed signature API.
 fn pqforge_sig<S: SignatureScheme>() -> Impl {

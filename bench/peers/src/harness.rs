@@ -128,6 +128,31 @@ pub fn compare_scaled(scheme: &str, mut impls: Vec<Impl>, opts: &Opts, div: &[us
     }
 }
 
+/// `rand_core` 0.6 view of the bench generator, for the peers that still
+/// use rand 0.8 (`fn-dsa`, `classic-mceliece-rust`).
+#[cfg(any(feature = "falcon", feature = "mceliece"))]
+pub struct Rng06(pub rand_chacha::ChaCha20Rng);
+
+#[cfg(any(feature = "falcon", feature = "mceliece"))]
+impl rand_core_06::RngCore for Rng06 {
+    fn next_u32(&mut self) -> u32 {
+        rand_core::Rng::next_u32(&mut self.0)
+    }
+    fn next_u64(&mut self) -> u64 {
+        rand_core::Rng::next_u64(&mut self.0)
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        rand_core::Rng::fill_bytes(&mut self.0, dest);
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core_06::Error> {
+        rand_core::Rng::fill_bytes(&mut self.0, dest);
+        Ok(())
+    }
+}
+
+#[cfg(any(feature = "falcon", feature = "mceliece"))]
+impl rand_core_06::CryptoRng for Rng06 {}
+
 /// A fresh OS-seeded ChaCha20 generator.
 pub fn rng() -> rand_chacha::ChaCha20Rng {
     use rand_core::SeedableRng;

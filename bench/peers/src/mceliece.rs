@@ -16,7 +16,7 @@ use std::hint::black_box;
 use pqcrypto_traits::kem::{Ciphertext as _, PublicKey as _, SecretKey as _};
 use pqforge::Kem;
 
-use crate::harness::{Impl, Opts, compare_scaled, rng};
+use crate::harness::{Impl, Opts, Rng06, compare_scaled, rng};
 
 /// Key generation runs `1 / KEYGEN_DIV` as often as encaps/decaps.
 const KEYGEN_DIV: usize = 10;
@@ -103,28 +103,6 @@ macro_rules! pqcrypto_impl {
         }
     }};
 }
-
-/// `rand_core` 0.6 view of the bench generator (`classic-mceliece-rust`
-/// uses rand 0.8).
-struct Rng06(rand_chacha::ChaCha20Rng);
-
-impl rand_core_06::RngCore for Rng06 {
-    fn next_u32(&mut self) -> u32 {
-        rand_core::Rng::next_u32(&mut self.0)
-    }
-    fn next_u64(&mut self) -> u64 {
-        rand_core::Rng::next_u64(&mut self.0)
-    }
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        rand_core::Rng::fill_bytes(&mut self.0, dest);
-    }
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core_06::Error> {
-        rand_core::Rng::fill_bytes(&mut self.0, dest);
-        Ok(())
-    }
-}
-
-impl rand_core_06::CryptoRng for Rng06 {}
 
 /// `classic-mceliece-rust`, built for mceliece348864 only.
 fn cmr_impl() -> Impl {

@@ -30,6 +30,7 @@ use core::ops::Range;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::bytes::{ByteArray, array_ref};
+use crate::keys::{prepared_view, public_key, secret_key_common};
 use crate::{AlgInfo, CryptoRng, Error, ct};
 
 /// A key-encapsulation mechanism: the contract one parameter set implements.
@@ -244,55 +245,14 @@ pub(crate) const fn sizes_ok<P: Kem>() {
     }
 }
 
-/// A checked encapsulation key: its bytes and derived state, borrowed.
-#[derive(Clone, Copy)]
-pub struct PreparedEk<'a, P: Kem> {
-    bytes: &'a P::EkBytes,
-    state: &'a P::EkState,
-}
-
-impl<'a, P: Kem> PreparedEk<'a, P> {
-    pub(crate) fn new(bytes: &'a P::EkBytes, state: &'a P::EkState) -> Self {
-        Self { bytes, state }
-    }
-
-    /// The encoded key.
-    #[must_use]
-    pub fn bytes(&self) -> &'a P::EkBytes {
-        self.bytes
-    }
-
-    /// What [`Kem::prepare_ek`] derived.
-    #[must_use]
-    pub fn state(&self) -> &'a P::EkState {
-        self.state
-    }
-}
-
-/// A checked decapsulation key: its bytes and derived state, borrowed.
-#[derive(Clone, Copy)]
-pub struct PreparedDk<'a, P: Kem> {
-    bytes: &'a P::DkBytes,
-    state: &'a P::DkState,
-}
-
-impl<'a, P: Kem> PreparedDk<'a, P> {
-    pub(crate) fn new(bytes: &'a P::DkBytes, state: &'a P::DkState) -> Self {
-        Self { bytes, state }
-    }
-
-    /// The encoded key (secret).
-    #[must_use]
-    pub fn bytes(&self) -> &'a P::DkBytes {
-        self.bytes
-    }
-
-    /// What [`Kem::prepare_dk`] derived (secret).
-    #[must_use]
-    pub fn state(&self) -> &'a P::DkState {
-        self.state
-    }
-}
+prepared_view!(
+    /// A checked encapsulation key: its bytes and derived state, borrowed.
+    PreparedEk: Kem, EkBytes, EkState, prepare_ek, ""
+);
+prepared_view!(
+    /// A checked decapsulation key: its bytes and derived state, borrowed.
+    PreparedDk: Kem, DkBytes, DkState, prepare_dk, " (secret)"
+);
 
 /// Checks `bytes` as an encapsulation key of `P`: length, then
 /// [`Kem::prepare_ek`].
@@ -316,82 +276,11 @@ pub fn prepare_dk<P: Kem>(bytes: &[u8]) -> Result<(&P::DkBytes, P::DkState), Err
 
 // ---------------------------------------------------------------- EncapsKey
 
-/// An encapsulation (public) key of parameter set `P`, checked once when it
-/// was built ([`TryFrom<&[u8]>`](EncapsKey#impl-TryFrom<%26%5Bu8%5D>-for-EncapsKey<P>)
-/// runs every input check of the standard).
-pub struct EncapsKey<P: Kem> {
-    bytes: P::EkBytes,
-    state: P::EkState,
-}
-
-impl<P: Kem> EncapsKey<P> {
-    /// An all-zero key with a default state, filled in place by key
-    /// generation before it is handed out.
-    fn blank() -> Self {
-        Self {
-            bytes: P::EkBytes::zeroed(),
-            state: P::EkState::default(),
-        }
-    }
-
-    /// The encoded key.
-    #[must_use]
-    pub fn as_bytes(&self) -> &P::EkBytes {
-        &self.bytes
-    }
-
-    /// The prepared form the in-place operations take.
-    #[must_use]
-    pub fn prepared(&self) -> PreparedEk<'_, P> {
-        PreparedEk::new(&self.bytes, &self.state)
-    }
-}
-
-impl<P: Kem> TryFrom<&[u8]> for EncapsKey<P> {
-    type Error = Error;
-
-    /// Checks the length and runs every check the standard asks for.
-    ///
-    /// # Errors
-    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
-    fn try_from(b: &[u8]) -> Result<Self, Error> {
-        let (bytes, state) = prepare_ek::<P>(b)?;
-        Ok(Self {
-            bytes: *bytes,
-            state,
-        })
-    }
-}
-
-impl<P: Kem> AsRef<[u8]> for EncapsKey<P> {
-    fn as_ref(&self) -> &[u8] {
-        self.bytes.as_ref()
-    }
-}
-
-impl<P: Kem> Clone for EncapsKey<P> {
-    fn clone(&self) -> Self {
-        Self {
-            bytes: self.bytes,
-            state: self.state.clone(),
-        }
-    }
-}
-
-impl<P: Kem> PartialEq for EncapsKey<P> {
-    fn eq(&self, other: &Self) -> bool {
-        // Public data: an ordinary comparison.
-        self.bytes.as_ref() == other.bytes.as_ref()
-    }
-}
-
-impl<P: Kem> Eq for EncapsKey<P> {}
-
-impl<P: Kem> fmt::Debug for EncapsKey<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "EncapsKey<{}>({} bytes)", P::INFO.name, P::EkBytes::LEN)
-    }
-}
+public_key!(
+    /// An encapsulation (public) key of parameter set `P`, checked once when it
+    /// was built (`TryFrom<&[u8]>` runs every input check of the standard).
+    EncapsKey: Kem, EkBytes, EkState, PreparedEk, prepare_ek
+);
 
 // ---------------------------------------------------------------- DecapsKey
 
@@ -416,33 +305,6 @@ impl<P: Kem> DecapsKey<P> {
         }
     }
 
-    /// The expanded encoding (secret).
-    #[must_use]
-    pub fn as_bytes(&self) -> &P::DkBytes {
-        &self.bytes
-    }
-
-    /// The key-generation seed, if this key was generated from one and the
-    /// seed is a private-key form of `P` ([`crate::KeyForms::seed`]).
-    #[must_use]
-    pub fn seed(&self) -> Option<&P::KeygenSeed> {
-        self.seed.as_ref()
-    }
-
-    /// Rebuilds the key from its seed ([`Kem::keygen_derand`]).
-    ///
-    /// # Errors
-    /// [`Error::Unsupported`] if the seed is not a private-key form of `P`.
-    pub fn from_seed(seed: &P::KeygenSeed) -> Result<Self, Error> {
-        if !P::INFO.key_forms.seed {
-            return Err(Error::Unsupported {
-                alg: P::INFO.name,
-                what: "seed-form private keys",
-            });
-        }
-        Ok(P::keygen_derand(seed).1)
-    }
-
     /// The encapsulation key embedded in this key, if `P`'s decapsulation
     /// keys embed it.
     #[must_use]
@@ -451,13 +313,9 @@ impl<P: Kem> DecapsKey<P> {
         let b = self.bytes.as_ref().get(off..off + P::EkBytes::LEN)?;
         EncapsKey::try_from(b).ok()
     }
-
-    /// The prepared form the in-place operations take.
-    #[must_use]
-    pub fn prepared(&self) -> PreparedDk<'_, P> {
-        PreparedDk::new(&self.bytes, &self.state)
-    }
 }
+
+secret_key_common!(DecapsKey: Kem, DkBytes, PreparedDk);
 
 impl<P: Kem> TryFrom<&[u8]> for DecapsKey<P> {
     type Error = Error;
@@ -473,37 +331,6 @@ impl<P: Kem> TryFrom<&[u8]> for DecapsKey<P> {
             state,
             seed: None,
         })
-    }
-}
-
-impl<P: Kem> AsRef<[u8]> for DecapsKey<P> {
-    fn as_ref(&self) -> &[u8] {
-        self.bytes.as_ref()
-    }
-}
-
-impl<P: Kem> Zeroize for DecapsKey<P> {
-    fn zeroize(&mut self) {
-        self.bytes.zeroize();
-        self.state.zeroize();
-        if let Some(s) = self.seed.as_mut() {
-            s.zeroize();
-        }
-        self.seed = None;
-    }
-}
-
-impl<P: Kem> Drop for DecapsKey<P> {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl<P: Kem> ZeroizeOnDrop for DecapsKey<P> {}
-
-impl<P: Kem> fmt::Debug for DecapsKey<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "DecapsKey<{}>(..)", P::INFO.name)
     }
 }
 

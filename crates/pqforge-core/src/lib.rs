@@ -49,6 +49,7 @@ pub mod kat;
 pub mod keccak;
 pub mod keccak_x4;
 pub mod kem;
+mod keys;
 pub mod names;
 #[cfg(feature = "alloc")]
 mod prepared;

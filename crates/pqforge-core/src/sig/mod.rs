@@ -20,6 +20,7 @@ pub use options::{HashAlg, MessageMode, SignCaps, SignOptions};
 pub use types::{Signature, SigningKey, VerifyingKey};
 
 use crate::bytes::{ByteArray, array_ref};
+use crate::keys::prepared_view;
 use crate::{AlgInfo, CryptoRng, Error};
 
 // ---------------------------------------------------------------- contract
@@ -271,55 +272,14 @@ pub(crate) const fn sig_sizes_ok<P: SignatureScheme>() {
     }
 }
 
-/// A checked verifying key, borrowed.
-#[derive(Clone, Copy)]
-pub struct PreparedVk<'a, P: SignatureScheme> {
-    bytes: &'a P::VkBytes,
-    state: &'a P::VkState,
-}
-
-impl<'a, P: SignatureScheme> PreparedVk<'a, P> {
-    pub(crate) fn new(bytes: &'a P::VkBytes, state: &'a P::VkState) -> Self {
-        Self { bytes, state }
-    }
-
-    /// The encoded key.
-    #[must_use]
-    pub fn bytes(&self) -> &'a P::VkBytes {
-        self.bytes
-    }
-
-    /// What [`SignatureScheme::prepare_vk`] derived.
-    #[must_use]
-    pub fn state(&self) -> &'a P::VkState {
-        self.state
-    }
-}
-
-/// A checked signing key, borrowed.
-#[derive(Clone, Copy)]
-pub struct PreparedSk<'a, P: SignatureScheme> {
-    bytes: &'a P::SkBytes,
-    state: &'a P::SkState,
-}
-
-impl<'a, P: SignatureScheme> PreparedSk<'a, P> {
-    pub(crate) fn new(bytes: &'a P::SkBytes, state: &'a P::SkState) -> Self {
-        Self { bytes, state }
-    }
-
-    /// The encoded key (secret).
-    #[must_use]
-    pub fn bytes(&self) -> &'a P::SkBytes {
-        self.bytes
-    }
-
-    /// What [`SignatureScheme::prepare_sk`] derived (secret).
-    #[must_use]
-    pub fn state(&self) -> &'a P::SkState {
-        self.state
-    }
-}
+prepared_view!(
+    /// A checked verifying key: its bytes and derived state, borrowed.
+    PreparedVk: SignatureScheme, VkBytes, VkState, prepare_vk, ""
+);
+prepared_view!(
+    /// A checked signing key: its bytes and derived state, borrowed.
+    PreparedSk: SignatureScheme, SkBytes, SkState, prepare_sk, " (secret)"
+);
 
 /// Checks `bytes` as a verifying key of `P`.
 ///

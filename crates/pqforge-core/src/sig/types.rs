@@ -2,83 +2,17 @@
 
 use core::fmt;
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
-
 use super::{PreparedSk, PreparedVk, SignatureScheme, prepare_vk};
 use crate::Error;
 use crate::bytes::{ByteArray, array_ref};
+use crate::keys::{public_key, secret_key_common};
 
 // ---------------------------------------------------------------- VerifyingKey
 
-/// A verifying (public) key of parameter set `P`, checked once when built.
-pub struct VerifyingKey<P: SignatureScheme> {
-    pub(super) bytes: P::VkBytes,
-    pub(super) state: P::VkState,
-}
-
-impl<P: SignatureScheme> VerifyingKey<P> {
-    /// The encoded key.
-    #[must_use]
-    pub fn as_bytes(&self) -> &P::VkBytes {
-        &self.bytes
-    }
-
-    /// The prepared form the in-place operations take.
-    #[must_use]
-    pub fn prepared(&self) -> PreparedVk<'_, P> {
-        PreparedVk::new(&self.bytes, &self.state)
-    }
-}
-
-impl<P: SignatureScheme> TryFrom<&[u8]> for VerifyingKey<P> {
-    type Error = Error;
-
-    /// Checks the length and the encoding.
-    ///
-    /// # Errors
-    /// [`Error::Length`], [`Error::Encoding`] or [`Error::InvalidKey`].
-    fn try_from(b: &[u8]) -> Result<Self, Error> {
-        let (bytes, state) = prepare_vk::<P>(b)?;
-        Ok(Self {
-            bytes: *bytes,
-            state,
-        })
-    }
-}
-
-impl<P: SignatureScheme> AsRef<[u8]> for VerifyingKey<P> {
-    fn as_ref(&self) -> &[u8] {
-        self.bytes.as_ref()
-    }
-}
-
-impl<P: SignatureScheme> Clone for VerifyingKey<P> {
-    fn clone(&self) -> Self {
-        Self {
-            bytes: self.bytes,
-            state: self.state.clone(),
-        }
-    }
-}
-
-impl<P: SignatureScheme> PartialEq for VerifyingKey<P> {
-    fn eq(&self, other: &Self) -> bool {
-        self.bytes.as_ref() == other.bytes.as_ref()
-    }
-}
-
-impl<P: SignatureScheme> Eq for VerifyingKey<P> {}
-
-impl<P: SignatureScheme> fmt::Debug for VerifyingKey<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "VerifyingKey<{}>({} bytes)",
-            P::INFO.name,
-            P::VkBytes::LEN
-        )
-    }
-}
+public_key!(
+    /// A verifying (public) key of parameter set `P`, checked once when built.
+    VerifyingKey: SignatureScheme, VkBytes, VkState, PreparedVk, prepare_vk
+);
 
 // ---------------------------------------------------------------- SigningKey
 
@@ -98,23 +32,8 @@ impl<P: SignatureScheme> SigningKey<P> {
             bytes: P::SkBytes::zeroed(),
             state: P::SkState::default(),
             seed: None,
-            vk: VerifyingKey {
-                bytes: P::VkBytes::zeroed(),
-                state: P::VkState::default(),
-            },
+            vk: VerifyingKey::blank(),
         }
-    }
-
-    /// The encoded key (secret).
-    #[must_use]
-    pub fn as_bytes(&self) -> &P::SkBytes {
-        &self.bytes
-    }
-
-    /// The key-generation seed, if kept (see the type documentation).
-    #[must_use]
-    pub fn seed(&self) -> Option<&P::KeygenSeed> {
-        self.seed.as_ref()
     }
 
     /// The verifying key.
@@ -122,27 +41,9 @@ impl<P: SignatureScheme> SigningKey<P> {
     pub fn verifying_key(&self) -> &VerifyingKey<P> {
         &self.vk
     }
-
-    /// Rebuilds the key from its seed ([`SignatureScheme::keygen_derand`]).
-    ///
-    /// # Errors
-    /// [`Error::Unsupported`] if the seed is not a private-key form of `P`.
-    pub fn from_seed(seed: &P::KeygenSeed) -> Result<Self, Error> {
-        if !P::INFO.key_forms.seed {
-            return Err(Error::Unsupported {
-                alg: P::INFO.name,
-                what: "seed-form private keys",
-            });
-        }
-        Ok(P::keygen_derand(seed).1)
-    }
-
-    /// The prepared form the in-place operations take.
-    #[must_use]
-    pub fn prepared(&self) -> PreparedSk<'_, P> {
-        PreparedSk::new(&self.bytes, &self.state)
-    }
 }
+
+secret_key_common!(SigningKey: SignatureScheme, SkBytes, PreparedSk);
 
 impl<P: SignatureScheme> TryFrom<&[u8]> for SigningKey<P> {
     type Error = Error;
@@ -157,37 +58,6 @@ impl<P: SignatureScheme> TryFrom<&[u8]> for SigningKey<P> {
         k.state = P::prepare_sk(&k.bytes)?;
         k.vk.state = P::verifying_key_into(PreparedSk::new(&k.bytes, &k.state), &mut k.vk.bytes);
         Ok(k)
-    }
-}
-
-impl<P: SignatureScheme> AsRef<[u8]> for SigningKey<P> {
-    fn as_ref(&self) -> &[u8] {
-        self.bytes.as_ref()
-    }
-}
-
-impl<P: SignatureScheme> Zeroize for SigningKey<P> {
-    fn zeroize(&mut self) {
-        self.bytes.zeroize();
-        self.state.zeroize();
-        if let Some(s) = self.seed.as_mut() {
-            s.zeroize();
-        }
-        self.seed = None;
-    }
-}
-
-impl<P: SignatureScheme> Drop for SigningKey<P> {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl<P: SignatureScheme> ZeroizeOnDrop for SigningKey<P> {}
-
-impl<P: SignatureScheme> fmt::Debug for SigningKey<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SigningKey<{}>(..)", P::INFO.name)
     }
 }
 
