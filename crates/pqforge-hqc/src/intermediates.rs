@@ -9,7 +9,7 @@ use std::vec::Vec;
 
 use pqforge_core::kat::{HqcPrng, KAT_ENTROPY, data_dir, rsp::to_hex};
 
-use crate::gf2x::Portable;
+use crate::backend::Portable;
 use crate::params::{Hqc1, Hqc1V5, Hqc3, Hqc3V5, Hqc5, Hqc5V5, MAX_K, MAX_WEIGHT, ParameterSet};
 use crate::sampling::{
     Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, write_support,

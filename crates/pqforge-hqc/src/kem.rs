@@ -1,7 +1,6 @@
 //! HQC-PKE and the HQC-KEM (salted Fujisaki-Okamoto transform with implicit
-//! rejection), generic over the parameter set, and the glue of the
-//! [`pqforge_core::Kem`] contract (key checks, randomness draws) that the
-//! impls in `params` delegate to.
+//! rejection), written once, generic over the parameter set and the
+//! [`Backend`].
 //!
 //! Hashes (all with a trailing domain byte):
 //! G = SHA3-512(·||0x00), H = SHA3-256(·||0x01), I = SHA3-512(·||0x02),
@@ -20,20 +19,65 @@
 //!   selected in constant time.
 
 use pqforge_core::keccak::{sha3_256_parts, sha3_512_parts};
-use pqforge_core::{CryptoRng, Error, ct, ctgrind};
+use pqforge_core::{ct, ctgrind};
 use zeroize::Zeroize;
 
-use crate::backend::Selected;
-use crate::gf2x::{self, Backend};
+use crate::code;
+use crate::gf2x::{self, Kernels};
 use crate::params::{MAX_K, MAX_WEIGHT, ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
 use crate::sampling::{
     Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, write_support,
     xor_support,
 };
 
+/// A backend as the protocol sees it: the ring [`Kernels`], and the three
+/// PKE stages, each run in a frame of its own (never inlined, so that the
+/// ring elements of different stages never share one frame; HQC-5 keeps
+/// about 37 KB in each).
+///
+/// The defaults are the portable frames. The x86_64 backends override them
+/// with frames compiled for their instruction set (`#[target_feature]`),
+/// into which the stage bodies below and the decoder are inlined.
+pub(crate) trait Backend: Kernels {
+    /// [`pke_keygen`] in a frame of its own.
+    #[inline(never)]
+    fn pke_keygen<P: ParameterSet, S: Sink>(sink: &mut S, seed_dk: &[u8], seed_ek: &[u8]) {
+        pke_keygen::<P, Self, S>(sink, seed_dk, seed_ek);
+    }
+
+    /// [`pke_encrypt`] in a frame of its own.
+    #[inline(never)]
+    fn pke_encrypt<P: ParameterSet, S: Sink>(sink: &mut S, ek: &[u8], m: &[u8], theta: &[u8]) {
+        pke_encrypt::<P, Self, S>(sink, ek, m, theta);
+    }
+
+    /// [`pke_decrypt`] in a frame of its own.
+    #[inline(never)]
+    fn pke_decrypt<P: ParameterSet>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+        pke_decrypt::<P, Self>(m, seed_dk, c_pke);
+    }
+}
+
+// The hashes run in frames of their own (never inlined): a Keccak state
+// inlined into the FO frame would stay on the stack while the PKE frames
+// run below it (measured: +360-392 bytes of peak stack on the Cortex-M4).
+
 /// H(ek) = SHA3-256(ek || 0x01).
+#[inline(never)]
 fn hash_h(ek: &[u8]) -> [u8; 32] {
     sha3_256_parts(&[ek, &[0x01]])
+}
+
+/// SHA3-512 of the concatenation of `parts` (G, and the PKE seed split).
+#[inline(never)]
+fn hash_g(parts: &[&[u8]]) -> [u8; 64] {
+    sha3_512_parts(parts)
+}
+
+/// SHA3-256 of the concatenation of `parts` (the rejection key K).
+#[inline(never)]
+fn hash_k(parts: &[&[u8]]) -> [u8; 32] {
+    sha3_256_parts(parts)
 }
 
 /// Where a PKE routine puts its encoded ring elements: written out
@@ -91,7 +135,7 @@ impl Sink for CompareSink<'_> {
 /// `seed_dk`/`seed_ek` are the halves of I(seed_pke). Called through
 /// [`Backend::pke_keygen`] (its own frame).
 #[inline(always)]
-pub(crate) fn pke_keygen<P: ParameterSet, B: Backend, S: Sink>(
+pub(crate) fn pke_keygen<P: ParameterSet, B: Kernels, S: Sink>(
     sink: &mut S,
     seed_dk: &[u8],
     seed_ek: &[u8],
@@ -116,16 +160,16 @@ pub(crate) fn pke_keygen<P: ParameterSet, B: Backend, S: Sink>(
 }
 
 /// `(seed_pke, σ)` from XOF(seed_kem), then `(seed_dk || seed_ek)` =
-/// I(seed_pke). Returns σ (first k bytes) and the 64-byte seed pair.
-fn derive_seeds<P: ParameterSet>(seed_kem: &[u8; SEED_BYTES]) -> ([u8; MAX_K], [u8; 64]) {
+/// I(seed_pke). Writes σ into `sigma[..k]` (in key generation: its place
+/// in dk) and returns the 64-byte seed pair.
+fn derive_seeds<P: ParameterSet>(seed_kem: &[u8; SEED_BYTES], sigma: &mut [u8]) -> [u8; 64] {
     let mut xof = Xof::new(seed_kem, P::REVISION);
     let mut seed_pke = [0u8; SEED_BYTES];
-    let mut sigma = [0u8; MAX_K];
     xof.get_bytes(&mut seed_pke);
     xof.get_bytes(&mut sigma[..P::K]);
-    let seeds = sha3_512_parts(&[&seed_pke, &[0x02]]);
+    let seeds = hash_g(&[&seed_pke, &[0x02]]);
     seed_pke.zeroize();
-    (sigma, seeds)
+    seeds
 }
 
 /// Deterministic KEM key generation from `seed_kem`, written into `ek` and
@@ -136,22 +180,21 @@ pub(crate) fn keygen_into<P: ParameterSet, B: Backend>(
     ek: &mut [u8],
     dk: &mut [u8],
 ) {
-    let (mut sigma, mut seeds) = derive_seeds::<P>(seed_kem);
-    let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
-
     let skb = &mut dk[..P::DECAPS_KEY_BYTES];
     let (ek_part, rest) = skb.split_at_mut(P::ENCAPS_KEY_BYTES);
+    // σ goes straight to its place in dk (no stack copy while the PKE runs).
+    let (dk_part, rest) = rest.split_at_mut(SEED_BYTES);
+    let (sig_part, kem_part) = rest.split_at_mut(P::K);
+    let mut seeds = derive_seeds::<P>(seed_kem, sig_part);
+    let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
+
     ek_part[..SEED_BYTES].copy_from_slice(seed_ek);
     B::pke_keygen::<P, _>(&mut WriteSink(&mut ek_part[SEED_BYTES..]), seed_dk, seed_ek);
     // Declassified: the encapsulation key (seed_ek || s) is public.
     ctgrind::declassify(ek_part);
     ek[..P::ENCAPS_KEY_BYTES].copy_from_slice(ek_part);
-    let (dk_part, rest) = rest.split_at_mut(SEED_BYTES);
     dk_part.copy_from_slice(seed_dk);
-    let (sig_part, kem_part) = rest.split_at_mut(P::K);
-    sig_part.copy_from_slice(&sigma[..P::K]);
     kem_part.copy_from_slice(seed_kem);
-    sigma.zeroize();
     seeds.zeroize();
 }
 
@@ -169,14 +212,15 @@ pub(crate) fn keygen_derand<P: ParameterSet, B: Backend>(
 }
 
 /// Constant-time check that a decapsulation key is exactly what
-/// [`keygen_derand`] makes from its trailing `seed_kem`: every byte of
+/// [`keygen_into`] makes from its trailing `seed_kem`: every byte of
 /// `ek || seed_dk || σ` is recomputed and compared (seed_kem trivially
 /// matches itself), without building a second key. Returns all-ones iff
 /// consistent.
 pub(crate) fn check_decaps_key<P: ParameterSet, B: Backend>(skb: &[u8]) -> u8 {
     let mut seed_kem = [0u8; SEED_BYTES];
     seed_kem.copy_from_slice(&skb[P::DECAPS_KEY_BYTES - SEED_BYTES..]);
-    let (mut sigma, mut seeds) = derive_seeds::<P>(&seed_kem);
+    let mut sigma = [0u8; MAX_K];
+    let mut seeds = derive_seeds::<P>(&seed_kem, &mut sigma);
     let (seed_dk, seed_ek) = seeds.split_at(SEED_BYTES);
     let ek = &skb[..P::ENCAPS_KEY_BYTES];
     let rest = &skb[P::ENCAPS_KEY_BYTES..];
@@ -199,7 +243,7 @@ pub(crate) fn check_decaps_key<P: ParameterSet, B: Backend>(skb: &[u8]) -> u8 {
 /// putting `u` (N_BYTES, offset 0) then `v` (V_BYTES) into `sink`. Called
 /// through [`Backend::pke_encrypt`] (its own frame).
 #[inline(always)]
-pub(crate) fn pke_encrypt<P: ParameterSet, B: Backend, S: Sink>(
+pub(crate) fn pke_encrypt<P: ParameterSet, B: Kernels, S: Sink>(
     sink: &mut S,
     ek: &[u8],
     m: &[u8],
@@ -230,7 +274,7 @@ pub(crate) fn pke_encrypt<P: ParameterSet, B: Backend, S: Sink>(
     gf2x::load(h.as_mut(), &ek[SEED_BYTES..], P::N);
     gf2x::mul_mod::<B>(t.as_mut(), h.as_ref(), r2.as_ref(), P::N, scratch.as_mut());
     xor_support::<B>(t.as_mut(), &e_sup[..P::OMEGA_E]);
-    crate::code::encode_xor::<P>(t.as_mut(), m);
+    code::encode_xor::<P>(t.as_mut(), m);
     // N1N2 is a multiple of 8 for every set, so putting V_BYTES bytes is
     // exactly the truncation.
     sink.put(P::N_BYTES, P::V_BYTES, t.as_ref());
@@ -254,7 +298,7 @@ pub(crate) fn encaps_into<P: ParameterSet, B: Backend>(
 ) {
     let ekb = &ek[..P::ENCAPS_KEY_BYTES];
     let hek = hash_h(ekb);
-    let mut g = sha3_512_parts(&[&hek, m, salt, &[0x00]]);
+    let mut g = hash_g(&[&hek, m, salt, &[0x00]]);
     let ctb = &mut ct[..P::CIPHERTEXT_BYTES];
     {
         let (c_pke, c_salt) = ctb.split_at_mut(P::N_BYTES + P::V_BYTES);
@@ -285,7 +329,7 @@ pub(crate) fn encaps_derand<P: ParameterSet, B: Backend>(
 /// HQC-PKE decryption: the k-byte m' of `u || v` under `seed_dk`. Called
 /// through [`Backend::pke_decrypt`] (its own frame).
 #[inline(always)]
-pub(crate) fn pke_decrypt<P: ParameterSet, B: Backend>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
+pub(crate) fn pke_decrypt<P: ParameterSet, B: Kernels>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
     let mut y = P::POLY_ZERO;
     let mut u = P::POLY_ZERO;
     let mut t = P::POLY_ZERO;
@@ -303,7 +347,7 @@ pub(crate) fn pke_decrypt<P: ParameterSet, B: Backend>(m: &mut [u8], seed_dk: &[
     const { assert!(P::N1N2 % 64 == 0) };
     gf2x::load(u.as_mut(), &c_pke[P::N_BYTES..], P::N1N2);
     gf2x::add_assign(&mut u.as_mut()[..P::N1N2 / 64], &t.as_ref()[..P::N1N2 / 64]);
-    crate::code::decode::<P, B>(m, u.as_ref());
+    code::decode::<P>(m, u.as_ref());
     for p in [&mut y, &mut u, &mut t] {
         p.as_mut().zeroize();
     }
@@ -326,87 +370,17 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], k: &mut 
     B::pke_decrypt::<P>(&mut m[..P::K], seed_dk, c_pke);
 
     let hek = hash_h(ek);
-    let mut g = sha3_512_parts(&[&hek, &m[..P::K], salt, &[0x00]]);
+    let mut g = hash_g(&[&hek, &m[..P::K], salt, &[0x00]]);
     // Re-encrypt and compare with c in place (the salt trivially matches).
     let mut cmp = CompareSink {
         expected: c_pke,
         diff: 0,
     };
     B::pke_encrypt::<P, _>(&mut cmp, ek, &m[..P::K], &g[SS_BYTES..]);
-    let mut k_bar = sha3_256_parts(&[&hek, sigma, ctb, &[0x03]]);
+    let mut k_bar = hash_k(&[&hek, sigma, ctb, &[0x03]]);
     let same = cmp.equal_mask();
     ct::select(same, &g[..SS_BYTES], &k_bar, k);
     m.zeroize();
     g.zeroize();
     k_bar.zeroize();
-}
-
-// ---------------------------------------------------------------------------
-// The glue of the `Kem` contract (the impls themselves are in `params`).
-
-/// Checks that the bits of `s` at positions >= n are zero (`ek` is the
-/// encoded encapsulation key, or the start of a decapsulation key).
-fn check_s_padding<P: ParameterSet>(ek: &[u8]) -> Result<(), Error> {
-    let rem = P::N % 8;
-    if rem != 0 && ek[P::ENCAPS_KEY_BYTES - 1] >> rem != 0 {
-        return Err(Error::Encoding(
-            "encapsulation key: nonzero bits of s beyond n",
-        ));
-    }
-    Ok(())
-}
-
-/// `Kem::prepare_ek`: the bits of `s` at and above n must be zero.
-pub(crate) fn prepare_ek<P: ParameterSet>(ek: &P::EkBytes) -> Result<(), Error> {
-    check_s_padding::<P>(ek.as_ref())
-}
-
-/// `Kem::prepare_dk`: the embedded encapsulation key as in [`prepare_ek`],
-/// then consistency: every byte of `ek || seed_dk || σ` is re-derived from
-/// the trailing `seed_kem` and compared in constant time (only the verdict
-/// is made public). Done once per key, not per decapsulation.
-pub(crate) fn prepare_dk<P: ParameterSet>(dk: &P::DkBytes) -> Result<(), Error> {
-    let skb = dk.as_ref();
-    check_s_padding::<P>(&skb[..P::ENCAPS_KEY_BYTES])?;
-    let ok = Selected::best().check_decaps_key::<P>(skb);
-    // Declassified: whether the key is consistent is public.
-    if ctgrind::declassify_val(ok) == 0xFF {
-        Ok(())
-    } else {
-        Err(Error::InvalidKey(
-            "decapsulation key does not match its seed_kem",
-        ))
-    }
-}
-
-/// `Kem::encaps_derand_into`: deterministic encapsulation under the checked
-/// `ek` with the randomness `m || salt` (k + 16 bytes).
-pub(crate) fn encaps_seeded<P: ParameterSet>(
-    ek: &P::EkBytes,
-    m_salt: &P::EncapsSeed,
-    ct: &mut P::CtBytes,
-    ss: &mut [u8; SS_BYTES],
-) {
-    let (m, s) = m_salt.as_ref().split_at(P::K);
-    // The salt is public: a copy on the stack costs nothing.
-    let mut salt = [0u8; SALT_BYTES];
-    salt.copy_from_slice(s);
-    Selected::best().encaps_into::<P>(ek.as_ref(), m, &salt, ct.as_mut(), ss);
-}
-
-/// `Kem::encaps_into`: draws m (k bytes), then salt (16 bytes), in two
-/// `fill_bytes` calls (the order of the reference implementation, which the
-/// KATs depend on), encapsulates, and wipes m.
-pub(crate) fn encaps_random<P: ParameterSet, R: CryptoRng + ?Sized>(
-    ek: &P::EkBytes,
-    rng: &mut R,
-    ct: &mut P::CtBytes,
-    ss: &mut [u8; SS_BYTES],
-) {
-    let mut m = [0u8; MAX_K];
-    let mut salt = [0u8; SALT_BYTES];
-    rng.fill_bytes(&mut m[..P::K]);
-    rng.fill_bytes(&mut salt);
-    Selected::best().encaps_into::<P>(ek.as_ref(), &m[..P::K], &salt, ct.as_mut(), ss);
-    m.zeroize();
 }

@@ -80,35 +80,42 @@
 //! Karatsuba temporaries of the half products; no double-length product is
 //! stored); keys and ciphertexts are written straight into the caller's
 //! arrays. The sparse vectors are kept as position lists. Measured peaks
-//! through the dynamic API (`pqforge bench`, AVX-512 backend) are ~70-78 KB
-//! for HQC-5, ~25-28 KB for HQC-1.
+//! through the dynamic API: ~41 KB for HQC-5, ~16 KB for HQC-1 (`pqforge
+//! bench`, AVX-512 backend); ~42.6 KB and ~17.5 KB on the Cortex-M4
+//! (portable backend, `cargo xtask m4`).
 //!
-//! Backends (chosen at run time, once per call): AVX-512 with VPCLMULQDQ,
-//! AVX2 with PCLMULQDQ, or portable; `--cfg pqforge_backend="portable"`
-//! forces the portable one.
+//! Backends (chosen at run time, once per call, for the whole operation):
+//! AVX-512 with VPCLMULQDQ, AVX2 with PCLMULQDQ, or portable;
+//! `--cfg pqforge_backend="portable"` forces the portable one.
 //!
 //! Cargo features: `rustcrypto` (the RustCrypto `kem` traits, generated in
 //! core: `pqforge_core::rustcrypto::RcKem<Hqc1>`), `ctgrind` (valgrind
 //! markers for the constant-time harness).
 //!
-//! Modules: [`params`] (parameter sets), `gf2x` (ring arithmetic behind a
-//! backend trait), `x86` (the SIMD backends), `backend` (run-time
-//! selection), `rs`/`code` (Reed-Solomon and Reed-Muller codes), `sampling`
-//! (XOF and samplers), `kem` (the FO transform and the contract glue).
+//! Modules, each using only the ones before it: [`params`] (parameter
+//! sets), `gf2x` (ring arithmetic; the kernel trait the backends
+//! implement), `code` (the concatenated Reed-Solomon / Reed-Muller code),
+//! `sampling` (XOF and samplers), `kem` (HQC-PKE and the FO transform,
+//! generic over the backend), `backend` (portable, AVX2 and AVX-512
+//! backends and the one dispatch), `contract` (the [`Kem`] impls).
 #![no_std]
 
 #[cfg(test)]
 extern crate std;
 
-mod backend;
-mod code;
-mod gf2x;
-mod kem;
+// The modules form a chain: each one uses only the ones above it.
 pub mod params;
-mod rs;
+
+mod gf2x;
+
+mod code;
 mod sampling;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod x86;
+
+mod kem;
+
+mod backend;
+
+mod contract;
 
 #[doc(hidden)]
 pub mod testing;

@@ -1,17 +1,15 @@
 //! The six HQC parameter sets and their derived sizes.
 //!
 //! Every parameter set is a zero-sized marker type implementing the sealed
-//! [`ParameterSet`] trait and [`pqforge_core::Kem`] (the KEM contract, whose
-//! associated array types are the key, ciphertext and seed encodings). The
-//! trait carries the code parameters (n, n1, n2, weights, RS designed
-//! distance), the [`Revision`] of the reference implementation whose XOF
-//! consumption it reproduces, the byte sizes, and fixed-size array types for
-//! the ring elements (stable Rust cannot write `[u64; P::PWORDS]` for a
-//! generic `P`, so each set names its arrays).
+//! [`ParameterSet`] trait, and [`pqforge_core::Kem`] (the KEM contract,
+//! implemented in `contract.rs`: names, metadata and the key, ciphertext and
+//! seed encodings). The trait carries the code parameters (n, n1, n2,
+//! weights, RS designed distance), the [`Revision`] of the reference
+//! implementation whose XOF consumption it reproduces, the byte sizes, and
+//! fixed-size array types for the ring elements (stable Rust cannot write
+//! `[u64; P::PWORDS]` for a generic `P`, so each set names its arrays).
 
-use core::ops::Range;
-
-use pqforge_core::{AlgInfo, Error, KatRng, Kem, KeyForms, PreparedDk, PreparedEk, Status};
+use pqforge_core::Kem;
 
 /// Bytes of every seed (`seed_kem`, `seed_pke`, `seed_dk`, `seed_ek`, θ).
 pub const SEED_BYTES: usize = 32;
@@ -72,7 +70,7 @@ pub const fn bytes(bits: usize) -> usize {
 /// Ring elements are stored in a whole number of 1024-bit blocks: `ceil(n/64)`
 /// words rounded up to a multiple of `POLY_ALIGN_WORDS`; the padding words
 /// are always zero. Every backend's Karatsuba splits at 8-word boundaries,
-/// and [`crate::gf2x::mul_mod`] splits a ring element into two equal halves
+/// and `gf2x::mul_mod` splits a ring element into two equal halves
 /// of whole 8-word blocks (so each half product fits in one ring element).
 pub(crate) const POLY_ALIGN_WORDS: usize = 16;
 
@@ -214,20 +212,19 @@ pub trait ParameterSet:
     type Poly: Copy + AsRef<[u64]> + AsMut<[u64]>;
     /// The zero ring element.
     const POLY_ZERO: Self::Poly;
-    /// Scratch space of the multiplier: the double-length product plus the
-    /// Karatsuba temporaries.
+    /// Scratch space of the multiplier ([`mul_scratch`] words: one
+    /// accumulator plus the Karatsuba temporaries).
     type Scratch: AsRef<[u64]> + AsMut<[u64]>;
     /// Zeroed scratch.
     const SCRATCH_ZERO: Self::Scratch;
 }
 
-/// Defines one parameter-set marker type, its [`ParameterSet`] impl and its
-/// [`Kem`] impl (which only delegates to the generic glue in [`crate::kem`]).
+/// Defines one parameter-set marker type and its [`ParameterSet`] impl (its
+/// [`Kem`] impl is in `contract.rs`).
 macro_rules! parameter_set {
     (
         $(#[$doc:meta])*
-        $ty:ident, $name:literal, $stem:literal, $header:literal, $cat:literal, $rev:expr,
-        $revline:expr,
+        $ty:ident, $rev:expr,
         n = $n:literal, n1 = $n1:literal, n2 = $n2:literal, omega = $w:literal,
         omega_r = $wr:literal, omega_e = $we:literal, delta = $d:literal, k = $k:literal
     ) => {
@@ -255,112 +252,37 @@ macro_rules! parameter_set {
             #[allow(clippy::large_stack_arrays)]
             const SCRATCH_ZERO: Self::Scratch = [0; mul_scratch(padded_words($n))];
         }
-
-        impl Kem for $ty {
-            const INFO: AlgInfo = AlgInfo::kem(
-                $name,
-                "HQC",
-                SEED_BYTES + bytes($n),
-                SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES,
-                bytes($n) + bytes($n1 * $n2) + SALT_BYTES,
-                SS_BYTES,
-                $cat,
-            )
-            .with_status(Status::Draft)
-            .with_kat(KatRng::HqcShake256, $header)
-            .with_revision($revline)
-            .with_c_stem($stem)
-            .with_feature("hqc")
-            .with_seeds(SEED_BYTES, $k + SALT_BYTES)
-            .with_key_forms(KeyForms::EXPANDED);
-            // The decapsulation key starts with the (public) encapsulation key.
-            #[allow(clippy::single_range_in_vec_init)] // one range, not a Vec
-            const DK_PUBLIC: &'static [Range<usize>] = &[0..SEED_BYTES + bytes($n)];
-            const DK_EK_OFFSET: Option<usize> = Some(0);
-
-            type EkBytes = [u8; SEED_BYTES + bytes($n)];
-            type DkBytes = [u8; SEED_BYTES + bytes($n) + SEED_BYTES + $k + SEED_BYTES];
-            type CtBytes = [u8; bytes($n) + bytes($n1 * $n2) + SALT_BYTES];
-            type SsBytes = [u8; SS_BYTES];
-            type KeygenSeed = [u8; SEED_BYTES];
-            type EncapsSeed = [u8; $k + SALT_BYTES];
-            type EkState = ();
-            type DkState = ();
-
-            fn prepare_ek(ek: &Self::EkBytes) -> Result<(), Error> {
-                crate::kem::prepare_ek::<Self>(ek)
-            }
-
-            fn prepare_dk(dk: &Self::DkBytes) -> Result<(), Error> {
-                crate::kem::prepare_dk::<Self>(dk)
-            }
-
-            fn keygen_derand_into(
-                seed: &Self::KeygenSeed,
-                ek: &mut Self::EkBytes,
-                dk: &mut Self::DkBytes,
-            ) -> ((), ()) {
-                crate::backend::Selected::best().keygen_into::<Self>(seed, ek, dk);
-                ((), ())
-            }
-
-            fn encaps_derand_into(
-                ek: PreparedEk<'_, Self>,
-                m_salt: &Self::EncapsSeed,
-                ct: &mut Self::CtBytes,
-                ss: &mut Self::SsBytes,
-            ) -> Result<(), Error> {
-                crate::kem::encaps_seeded::<Self>(ek.bytes(), m_salt, ct, ss);
-                Ok(())
-            }
-
-            fn encaps_into<R: pqforge_core::CryptoRng + ?Sized>(
-                ek: PreparedEk<'_, Self>,
-                rng: &mut R,
-                ct: &mut Self::CtBytes,
-                ss: &mut Self::SsBytes,
-            ) {
-                crate::kem::encaps_random::<Self, R>(ek.bytes(), rng, ct, ss);
-            }
-
-            fn decaps_into(dk: PreparedDk<'_, Self>, ct: &Self::CtBytes, ss: &mut Self::SsBytes) {
-                crate::backend::Selected::best().decaps_into::<Self>(dk.bytes(), ct, ss);
-            }
-        }
     };
 }
 
-const REV_NEXT: &str = "official reference next-release 161cd4f (2026-02-10), as in liboqs 0.16";
-const REV_V5: &str = "official reference v5.0.0 (2025-08-22 specification)";
-
 parameter_set!(
     /// HQC-1 (NIST category 1), official reference `next-release` 161cd4f.
-    Hqc1, "hqc-1", "hqc1", "# HQC-1", 1, Revision::NextRelease161cd4f, REV_NEXT,
+    Hqc1, Revision::NextRelease161cd4f,
     n = 17669, n1 = 46, n2 = 384, omega = 66, omega_r = 75, omega_e = 75, delta = 15, k = 16
 );
 parameter_set!(
     /// HQC-3 (NIST category 3), official reference `next-release` 161cd4f.
-    Hqc3, "hqc-3", "hqc3", "# HQC-3", 3, Revision::NextRelease161cd4f, REV_NEXT,
+    Hqc3, Revision::NextRelease161cd4f,
     n = 35851, n1 = 56, n2 = 640, omega = 100, omega_r = 114, omega_e = 114, delta = 16, k = 24
 );
 parameter_set!(
     /// HQC-5 (NIST category 5), official reference `next-release` 161cd4f.
-    Hqc5, "hqc-5", "hqc5", "# HQC-5", 5, Revision::NextRelease161cd4f, REV_NEXT,
+    Hqc5, Revision::NextRelease161cd4f,
     n = 57637, n1 = 90, n2 = 640, omega = 131, omega_r = 149, omega_e = 149, delta = 29, k = 32
 );
 parameter_set!(
     /// HQC-1 (NIST category 1), official reference v5.0.0.
-    Hqc1V5, "hqc-1-v5.0.0", "hqc1_v5_0_0", "# HQC-1", 1, Revision::V5_0_0, REV_V5,
+    Hqc1V5, Revision::V5_0_0,
     n = 17669, n1 = 46, n2 = 384, omega = 66, omega_r = 75, omega_e = 75, delta = 15, k = 16
 );
 parameter_set!(
     /// HQC-3 (NIST category 3), official reference v5.0.0.
-    Hqc3V5, "hqc-3-v5.0.0", "hqc3_v5_0_0", "# HQC-3", 3, Revision::V5_0_0, REV_V5,
+    Hqc3V5, Revision::V5_0_0,
     n = 35851, n1 = 56, n2 = 640, omega = 100, omega_r = 114, omega_e = 114, delta = 16, k = 24
 );
 parameter_set!(
     /// HQC-5 (NIST category 5), official reference v5.0.0.
-    Hqc5V5, "hqc-5-v5.0.0", "hqc5_v5_0_0", "# HQC-5", 5, Revision::V5_0_0, REV_V5,
+    Hqc5V5, Revision::V5_0_0,
     n = 57637, n1 = 90, n2 = 640, omega = 131, omega_r = 149, omega_e = 149, delta = 29, k = 32
 );
 

@@ -23,7 +23,7 @@ use pqforge_core::ct;
 use pqforge_core::ctgrind::declassify_val;
 use pqforge_core::keccak::Shake256;
 
-use crate::gf2x::Backend;
+use crate::gf2x::Kernels;
 use crate::params::{MAX_WEIGHT, ParameterSet, Revision};
 
 /// Domain byte of the XOF.
@@ -108,7 +108,7 @@ fn one_hot(s: u32) -> u64 {
 /// `out ^= Σ X^pos` over the positions in `support` (distinct, below
 /// 64·out.len()), touching every word for every position (no
 /// secret-dependent memory index or branch).
-pub(crate) fn xor_support<B: Backend>(out: &mut [u64], support: &[u32]) {
+pub(crate) fn xor_support<B: Kernels>(out: &mut [u64], support: &[u32]) {
     let mut idx = [0u32; MAX_WEIGHT];
     let mut bit = [0u64; MAX_WEIGHT];
     let w = support.len();
@@ -122,7 +122,7 @@ pub(crate) fn xor_support<B: Backend>(out: &mut [u64], support: &[u32]) {
 }
 
 /// `out = Σ X^pos` over the positions in `support`.
-pub(crate) fn write_support<B: Backend>(out: &mut [u64], support: &[u32]) {
+pub(crate) fn write_support<B: Kernels>(out: &mut [u64], support: &[u32]) {
     out.fill(0);
     xor_support::<B>(out, support);
 }
@@ -215,7 +215,7 @@ pub(crate) fn sample_fixed_weight_shift<P: ParameterSet>(xof: &mut Xof, support:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gf2x::Portable;
+    use crate::gf2x::Bitwise;
     use crate::params::{Hqc1, Hqc5V5};
 
     fn weight(v: &[u64]) -> u32 {
@@ -229,17 +229,17 @@ mod tests {
             let mut sup = [0u32; MAX_WEIGHT];
             let mut x = Xof::new(&[seed; 32], Revision::NextRelease161cd4f);
             sample_fixed_weight_rejection::<Hqc1>(&mut x, &mut sup[..66]);
-            write_support::<Portable>(&mut v[..280], &sup[..66]);
+            write_support::<Bitwise>(&mut v[..280], &sup[..66]);
             assert_eq!(weight(&v[..280]), 66);
             sample_fixed_weight_shift::<Hqc1>(&mut x, &mut sup[..75]);
-            write_support::<Portable>(&mut v[..280], &sup[..75]);
+            write_support::<Bitwise>(&mut v[..280], &sup[..75]);
             assert_eq!(weight(&v[..280]), 75);
             let mut x = Xof::new(&[seed; 32], Revision::V5_0_0);
             sample_fixed_weight_rejection::<Hqc5V5>(&mut x, &mut sup[..131]);
-            write_support::<Portable>(&mut v, &sup[..131]);
+            write_support::<Bitwise>(&mut v, &sup[..131]);
             assert_eq!(weight(&v), 131);
             sample_fixed_weight_shift::<Hqc5V5>(&mut x, &mut sup[..149]);
-            write_support::<Portable>(&mut v, &sup[..149]);
+            write_support::<Bitwise>(&mut v, &sup[..149]);
             assert_eq!(weight(&v), 149);
         }
     }

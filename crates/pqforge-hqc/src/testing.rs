@@ -1,59 +1,17 @@
 //! Per-backend entry points for differential tests and benchmarks (hidden
 //! from the documentation; not a stable API). Every function returns `None`
-//! when the backend is not usable on this CPU (or not compiled in).
+//! when the backend is not usable on this CPU (or not compiled in). The
+//! operations are the ones the public API hands to the dispatch, run on the
+//! named backend instead of the best one.
 
 use pqforge_core::ByteArray;
 
-use crate::backend::Selected;
+pub use crate::backend::Which as Backend;
+use crate::backend::{Operation, run_on};
+use crate::contract::{CheckDk, Decaps, Encaps, Keygen};
+use crate::gf2x;
+use crate::kem;
 use crate::params::{ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
-
-/// An implementation of the HQC kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// The portable reference.
-    Portable,
-    /// x86_64 PCLMULQDQ + AVX2.
-    Avx2,
-    /// x86_64 VPCLMULQDQ + AVX-512.
-    Avx512,
-}
-
-impl Backend {
-    /// Every backend this crate knows.
-    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Avx2, Backend::Avx512];
-
-    /// `portable`, `avx2` or `avx512`.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            Backend::Avx2 => "avx2",
-            Backend::Avx512 => "avx512",
-        }
-    }
-
-    /// Whether the backend is compiled in and this CPU supports it.
-    #[must_use]
-    pub fn is_available(self) -> bool {
-        Selected::of(self).is_some()
-    }
-
-    /// The backend the public API uses on this CPU.
-    #[must_use]
-    pub fn selected() -> Backend {
-        match Selected::best() {
-            Selected::Portable => Backend::Portable,
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            Selected::Avx2(_) => Backend::Avx2,
-            #[cfg(all(
-                target_arch = "x86_64",
-                not(pqforge_backend = "portable"),
-                pqforge_hqc_avx512
-            ))]
-            Selected::Avx512(_) => Backend::Avx512,
-        }
-    }
-}
 
 /// Deterministic key generation from `seed_kem` on backend `b`: the
 /// encoded `(ek, dk)`.
@@ -62,10 +20,14 @@ pub fn keygen_derand<P: ParameterSet>(
     b: Backend,
     seed_kem: &[u8; SEED_BYTES],
 ) -> Option<(P::EkBytes, P::DkBytes)> {
-    let sel = Selected::of(b)?;
     let mut ek = P::EkBytes::zeroed();
     let mut dk = P::DkBytes::zeroed();
-    sel.keygen_into::<P>(seed_kem, ek.as_mut(), dk.as_mut());
+    let op = Keygen::<P> {
+        seed: seed_kem,
+        ek: &mut ek,
+        dk: &mut dk,
+    };
+    run_on(b, op)?;
     Some((ek, dk))
 }
 
@@ -78,13 +40,19 @@ pub fn encaps_derand<P: ParameterSet>(
     ek: &P::EkBytes,
     m_salt: &P::EncapsSeed,
 ) -> Option<(P::CtBytes, [u8; SS_BYTES])> {
-    let sel = Selected::of(b)?;
     let (m, s) = m_salt.as_ref().split_at(P::K);
     let mut salt = [0u8; SALT_BYTES];
     salt.copy_from_slice(s);
     let mut ct = P::CtBytes::zeroed();
     let mut ss = [0u8; SS_BYTES];
-    sel.encaps_into::<P>(ek.as_ref(), m, &salt, ct.as_mut(), &mut ss);
+    let op = Encaps::<P> {
+        ek,
+        m,
+        salt: &salt,
+        ct: &mut ct,
+        ss: &mut ss,
+    };
+    run_on(b, op)?;
     Some((ct, ss))
 }
 
@@ -96,9 +64,15 @@ pub fn decaps<P: ParameterSet>(
     dk: &P::DkBytes,
     ct: &P::CtBytes,
 ) -> Option<[u8; SS_BYTES]> {
-    let sel = Selected::of(b)?;
     let mut ss = [0u8; SS_BYTES];
-    sel.decaps_into::<P>(dk.as_ref(), ct.as_ref(), &mut ss);
+    run_on(
+        b,
+        Decaps::<P> {
+            dk,
+            ct,
+            ss: &mut ss,
+        },
+    )?;
     Some(ss)
 }
 
@@ -107,7 +81,7 @@ pub fn decaps<P: ParameterSet>(
 /// `b`.
 #[must_use]
 pub fn check_decaps_key<P: ParameterSet>(b: Backend, dk: &P::DkBytes) -> Option<bool> {
-    Some(Selected::of(b)?.check_decaps_key::<P>(dk.as_ref()) == 0xFF)
+    Some(run_on(b, CheckDk::<P> { dk })? == 0xFF)
 }
 
 /// `out = a * b mod (X^n - 1)` on backend `be`; `a`, `b`, `out` hold
@@ -117,12 +91,40 @@ pub fn check_decaps_key<P: ParameterSet>(b: Backend, dk: &P::DkBytes) -> Option<
 /// If a slice does not hold `ceil(n/64)` words.
 #[must_use]
 pub fn mul_mod<P: ParameterSet>(be: Backend, a: &[u64], b: &[u64], out: &mut [u64]) -> Option<()> {
-    let sel = Selected::of(be)?;
     assert!(a.len() == P::WORDS && b.len() == P::WORDS && out.len() == P::WORDS);
     let (mut pa, mut pb, mut po) = (P::POLY_ZERO, P::POLY_ZERO, P::POLY_ZERO);
     pa.as_mut()[..P::WORDS].copy_from_slice(a);
     pb.as_mut()[..P::WORDS].copy_from_slice(b);
-    sel.mul_mod::<P>(&mut po, &pa, &pb);
+    run_on(
+        be,
+        MulMod::<P> {
+            out: &mut po,
+            a: &pa,
+            b: &pb,
+        },
+    )?;
     out.copy_from_slice(&po.as_ref()[..P::WORDS]);
     Some(())
+}
+
+/// `out = a * b mod (X^n - 1)` on padded ring elements.
+struct MulMod<'a, P: ParameterSet> {
+    out: &'a mut P::Poly,
+    a: &'a P::Poly,
+    b: &'a P::Poly,
+}
+
+impl<P: ParameterSet> Operation for MulMod<'_, P> {
+    type Output = ();
+
+    fn run<B: kem::Backend>(self) {
+        let mut scratch = P::SCRATCH_ZERO;
+        gf2x::mul_mod::<B>(
+            self.out.as_mut(),
+            self.a.as_ref(),
+            self.b.as_ref(),
+            P::N,
+            scratch.as_mut(),
+        );
+    }
 }

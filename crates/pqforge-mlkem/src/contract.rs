@@ -14,14 +14,14 @@ use zeroize::Zeroize;
 
 use crate::params::{MlKem512, MlKem768, MlKem1024, ParameterSet};
 use crate::poly::POLY_BYTES;
-use crate::{dispatch, hash};
+use crate::{backend, hash};
 
 /// FIPS 203 §7.2 encapsulation-key check (the length is exact by type):
 /// the modulus check `ByteEncode12(ByteDecode12(ek)) == ek`. Returns H(ek),
 /// the state encapsulation reads.
 fn prepare_ek<P: ParameterSet>(ek: &P::EkBytes) -> Result<[u8; 32], Error> {
     let ek = ek.as_ref();
-    if !dispatch::is_canonical_12(&ek[..POLY_BYTES * P::K]) {
+    if !backend::is_canonical_12(&ek[..POLY_BYTES * P::K]) {
         return Err(Error::Encoding(
             "ML-KEM encapsulation key: coefficient >= q (modulus check)",
         ));
@@ -43,7 +43,7 @@ fn prepare_dk<P: ParameterSet>(dk: &P::DkBytes) -> Result<(), Error> {
             "ML-KEM decapsulation key: H(ek) does not match (hash check)",
         ));
     }
-    if !dispatch::is_canonical_12(&ek[..off]) {
+    if !backend::is_canonical_12(&ek[..off]) {
         return Err(Error::Encoding(
             "ML-KEM decapsulation key: embedded ek has a coefficient >= q",
         ));
@@ -60,7 +60,7 @@ fn keygen<P: ParameterSet>(
     ipd: bool,
 ) -> [u8; 32] {
     let (dz, _) = seed.as_chunks::<32>();
-    dispatch::keygen::<P>(&dz[0], &dz[1], ek.as_mut(), dk.as_mut(), ipd);
+    backend::keygen::<P>(&dz[0], &dz[1], ek.as_mut(), dk.as_mut(), ipd);
     let off = POLY_BYTES * P::K + P::EK_BYTES;
     let mut h = [0u8; 32];
     h.copy_from_slice(&dk.as_ref()[off..off + 32]);
@@ -145,7 +145,7 @@ macro_rules! kem_impl {
                 ct: &mut Self::CtBytes,
                 ss: &mut [u8; 32],
             ) -> Result<(), Error> {
-                dispatch::encaps::<Self>(ek.bytes(), ek.state(), m, ct, ss);
+                backend::encaps::<Self>(ek.bytes(), ek.state(), m, ct, ss);
                 Ok(())
             }
 
@@ -161,13 +161,13 @@ macro_rules! kem_impl {
             ) {
                 let mut m = [0u8; 32];
                 rng.fill_bytes(&mut m);
-                dispatch::encaps::<Self>(ek.bytes(), ek.state(), &m, ct, ss);
+                backend::encaps::<Self>(ek.bytes(), ek.state(), &m, ct, ss);
                 m.zeroize();
             }
 
             /// ML-KEM.Decaps_internal(dk, c) (Algorithm 18).
             fn decaps_into(dk: PreparedDk<'_, Self>, ct: &Self::CtBytes, ss: &mut [u8; 32]) {
-                dispatch::decaps::<Self>(dk.bytes(), ct, ss);
+                backend::decaps::<Self>(dk.bytes(), ct, ss);
             }
         }
     };

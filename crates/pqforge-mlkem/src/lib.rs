@@ -34,11 +34,14 @@
 //! implicit-rejection key `J(z || c)`, chosen in constant time. A prepared
 //! encapsulation key carries H(ek), so encapsulation does not rehash it.
 //!
-//! Backends: AVX2 on x86_64 (detected at run time, once per call;
-//! [`backend_name`]); elsewhere, or with `--cfg pqforge_backend="portable"`,
-//! a stack-optimised portable implementation that never stores the matrix
-//! (about 3.5 KB of stack for ML-KEM-768 on a Cortex-M4, the dynamic API
-//! included). On 32-bit targets Keccak runs bit-interleaved on 32-bit words.
+//! Backends: the FO transform and the hashing are written once, over a
+//! K-PKE strategy the backend picks. AVX2 on x86_64 (detected at run time,
+//! once per call; [`backend_name`]) expands and stores the matrix and runs
+//! decapsulation's hashes on four Keccak lanes; elsewhere, or with
+//! `--cfg pqforge_backend="portable"`, the portable kernels never store
+//! the matrix (pqm4's "m4fstack" strategy: about 3.5 KB of stack for
+//! ML-KEM-768 on a Cortex-M4, the dynamic API included). On 32-bit targets
+//! Keccak runs bit-interleaved on 32-bit words.
 //!
 //! ```
 //! use pqforge_core::Kem;
@@ -77,22 +80,18 @@
 
 #[doc(hidden)]
 pub mod backend;
-mod batch;
-mod compact;
 mod contract;
-mod dispatch;
 mod hash;
 mod kem;
 mod ntt;
 mod params;
+mod pke;
 mod poly;
 mod sample;
 
+pub use backend::backend_name;
 #[doc(hidden)]
 pub use contract::keygen_ipd_draft;
-pub use dispatch::backend_name;
-#[doc(hidden)]
-pub use dispatch::{compact_path, portable};
 pub use params::{MlKem512, MlKem768, MlKem1024, ParameterSet};
 pub use pqforge_core::{Ciphertext, DecapsKey, EncapsKey, SharedSecret};
 

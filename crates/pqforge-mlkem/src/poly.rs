@@ -1,4 +1,4 @@
-//! Arithmetic in Z_q (q = 3329) and polynomials of R_q = Z_q[X]/(X^256 + 1):
+//! Arithmetic in Z_q (q = 3329) and polynomials of R_q = Z_q\[X\]/(X^256 + 1):
 //! Montgomery and Barrett reduction, ByteEncode/ByteDecode (FIPS 203 §4.2.1,
 //! Algorithms 5 and 6), Compress/Decompress (§4.2.1, eq. 4.7 and 4.8) and
 //! the message encoding.
@@ -151,17 +151,22 @@ pub(crate) fn to_bytes(p: &Poly, out: &mut [u8]) {
     }
 }
 
+/// The two 12-bit values `(b0 | b1 << 8) & 0xFFF` and `(b1 >> 4) | b2 << 4`
+/// of three bytes: the unit of ByteEncode12 strings and of SampleNTT's
+/// candidates (FIPS 203 Algorithms 6 and 7).
+#[inline(always)]
+pub(crate) fn decode12(b0: u8, b1: u8, b2: u8) -> (u16, u16) {
+    let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
+    (b0 | ((b1 & 0x0F) << 8), (b1 >> 4) | (b2 << 4))
+}
+
 /// ByteDecode12 without the reduction mod q: coefficients in `[0, 4096)`.
 pub(crate) fn from_bytes(bytes: &[u8], p: &mut Poly) {
     debug_assert_eq!(bytes.len(), POLY_BYTES);
     for i in 0..N / 2 {
-        let (b0, b1, b2) = (
-            u16::from(bytes[3 * i]),
-            u16::from(bytes[3 * i + 1]),
-            u16::from(bytes[3 * i + 2]),
-        );
-        p.c[2 * i] = (b0 | ((b1 & 0x0F) << 8)) as i16;
-        p.c[2 * i + 1] = ((b1 >> 4) | (b2 << 4)) as i16;
+        let (d0, d1) = decode12(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2]);
+        p.c[2 * i] = d0 as i16;
+        p.c[2 * i + 1] = d1 as i16;
     }
 }
 
@@ -173,10 +178,8 @@ pub(crate) fn is_canonical_12(bytes: &[u8]) -> bool {
     let mut off = 0;
     while off + 3 <= bytes.len() {
         let b = &bytes[off..off + 3];
+        let (d0, d1) = decode12(b[0], b[1], b[2]);
         off += 3;
-        let (b0, b1, b2) = (u16::from(b[0]), u16::from(b[1]), u16::from(b[2]));
-        let d0 = b0 | ((b1 & 0x0F) << 8);
-        let d1 = (b1 >> 4) | (b2 << 4);
         // Borrow bit of d - q (d < 4096): set iff d < q.
         bad |= !((d0.wrapping_sub(Q as u16) >> 15) & (d1.wrapping_sub(Q as u16) >> 15)) & 1;
     }
@@ -278,15 +281,22 @@ pub(crate) fn decompress_from_bytes<const D: u32>(bytes: &[u8], p: &mut Poly) {
     }
 }
 
-/// Decompress_1(ByteDecode_1(m)): bit 1 becomes round(q/2) = 1665.
-pub(crate) fn from_msg(m: &[u8; 32], p: &mut Poly) {
+/// Decompress_1(ByteDecode_1(m)) coefficient by coefficient: `f(i, 0)` or
+/// `f(i, 1665)` (bit 1 becomes round(q/2)) for every i in order.
+#[inline(always)]
+pub(crate) fn msg_each(m: &[u8; 32], mut f: impl FnMut(usize, i16)) {
     for (i, &byte) in m.iter().enumerate() {
         for j in 0..8 {
             let bit = i16::from((byte >> j) & 1);
             // CT: mask arithmetic, no branch on the message bit.
-            p.c[8 * i + j] = (-bit) & 0x0681; // 1665
+            f(8 * i + j, (-bit) & 0x0681); // 1665
         }
     }
+}
+
+/// Decompress_1(ByteDecode_1(m)).
+pub(crate) fn from_msg(m: &[u8; 32], p: &mut Poly) {
+    msg_each(m, |i, v| p.c[i] = v);
 }
 
 /// ByteEncode_1(Compress_1(p)) of a reduced polynomial.

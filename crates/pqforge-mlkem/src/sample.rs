@@ -1,6 +1,9 @@
 //! Sampling (FIPS 203 §4.2.2): SampleNTT (Algorithm 7) for the public matrix
-//! and SamplePolyCBD_eta (Algorithm 8) for secrets and errors, both driven by
-//! four-way Keccak so four polynomials come out of one permutation.
+//! and SamplePolyCBD_eta (Algorithm 8) for secrets and errors. The parsers
+//! (`rej_each`, `cbd_each`) hand out one coefficient at a time, so the
+//! streamed K-PKE consumes them straight into its products and sums; the
+//! whole-polynomial samplers for the stored K-PKE run four-way Keccak so
+//! four polynomials come out of one permutation.
 //!
 //! SampleNTT branches on the SHAKE128 output of the public seed rho: that is
 //! public (rho is part of the encapsulation key), so the rejection decisions
@@ -10,7 +13,7 @@ use pqforge_core::keccak_x4::{Shake128x4, Shake256x4};
 
 use crate::backend::Backend;
 use crate::hash::{Shake128, Shake256};
-use crate::poly::{N, Poly, wipe};
+use crate::poly::{N, Poly, Q, decode12, wipe};
 
 /// SHAKE128 rate.
 const XOF_BLOCK: usize = 168;
@@ -122,62 +125,78 @@ fn sample_ntt_1<B: Backend>(seed: &[u8; 34], out: &mut Poly) {
     }
 }
 
+/// SampleNTT's rejection step (FIPS 203 Algorithm 7, lines 5-13) over the
+/// whole 3-byte groups of `buf`: every 12-bit candidate below q becomes
+/// coefficient `*n` (`f(*n, value)`, then `*n += 1`) until `*n == limit`.
+/// Branches on the candidates, which come from SHAKE128(rho || i || j):
+/// public.
+#[inline(always)]
+pub(crate) fn rej_each(buf: &[u8], n: &mut usize, limit: usize, mut f: impl FnMut(usize, u16)) {
+    let mut off = 0;
+    // Index loop: no length division (opt-level "z" would emit a `div`).
+    while off + 3 <= buf.len() {
+        if *n >= limit {
+            break;
+        }
+        let b = &buf[off..off + 3];
+        let (d1, d2) = decode12(b[0], b[1], b[2]);
+        off += 3;
+        if d1 < Q as u16 {
+            f(*n, d1);
+            *n += 1;
+        }
+        if d2 < Q as u16 && *n < limit {
+            f(*n, d2);
+            *n += 1;
+        }
+    }
+}
+
 /// Portable rejection sampling: parses 12-bit candidates from `buf` (whole
 /// 3-byte groups) into `out`, keeping those < q; returns how many were
 /// written (at most `out.len()`).
 pub(crate) fn rej_uniform(out: &mut [i16], buf: &[u8]) -> usize {
     let mut n = 0;
-    let mut off = 0;
-    while off + 3 <= buf.len() {
-        let b = &buf[off..off + 3];
-        off += 3;
-        if n >= out.len() {
-            break;
-        }
-        let (b0, b1, b2) = (u16::from(b[0]), u16::from(b[1]), u16::from(b[2]));
-        let d1 = b0 | ((b1 & 0x0F) << 8);
-        let d2 = (b1 >> 4) | (b2 << 4);
-        // Public: these candidates come from SHAKE128(rho || i || j).
-        if d1 < 3329 {
-            out[n] = d1 as i16;
-            n += 1;
-        }
-        if d2 < 3329 && n < out.len() {
-            out[n] = d2 as i16;
-            n += 1;
-        }
-    }
+    rej_each(buf, &mut n, out.len(), |i, d| out[i] = d as i16);
     n
 }
 
-/// SamplePolyCBD_2 (Algorithm 8, eta = 2) from 128 bytes; out in [-2, 2].
-pub(crate) fn cbd2(p: &mut Poly, buf: &[u8]) {
-    let buf = &buf[..128];
-    for i in 0..32 {
-        let w = &buf[4 * i..4 * i + 4];
-        let t = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        let d = (t & 0x5555_5555) + ((t >> 1) & 0x5555_5555);
-        for j in 0..8 {
-            let a = ((d >> (4 * j)) & 3) as i16;
-            let b = ((d >> (4 * j + 2)) & 3) as i16;
-            p.c[8 * i + j] = a - b;
+/// SamplePolyCBD_eta (Algorithm 8) from the first `64 eta` bytes of `buf`
+/// (eta = 2 or 3): `f(i, coefficient)` for every i in order, coefficients
+/// in `[-eta, eta]`. Branch-free.
+#[inline(always)]
+pub(crate) fn cbd_each(buf: &[u8], eta: usize, mut f: impl FnMut(usize, i16)) {
+    if eta == 3 {
+        let buf = &buf[..192];
+        for i in 0..64 {
+            let w = &buf[3 * i..3 * i + 3];
+            let t = u32::from(w[0]) | (u32::from(w[1]) << 8) | (u32::from(w[2]) << 16);
+            let d = (t & 0x0024_9249) + ((t >> 1) & 0x0024_9249) + ((t >> 2) & 0x0024_9249);
+            for j in 0..4 {
+                let a = ((d >> (6 * j)) & 7) as i16;
+                let b = ((d >> (6 * j + 3)) & 7) as i16;
+                f(4 * i + j, a - b);
+            }
+        }
+    } else {
+        let buf = &buf[..128];
+        for i in 0..32 {
+            let w = &buf[4 * i..4 * i + 4];
+            let t = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let d = (t & 0x5555_5555) + ((t >> 1) & 0x5555_5555);
+            for j in 0..8 {
+                let a = ((d >> (4 * j)) & 3) as i16;
+                let b = ((d >> (4 * j + 2)) & 3) as i16;
+                f(8 * i + j, a - b);
+            }
         }
     }
 }
 
-/// SamplePolyCBD_3 (Algorithm 8, eta = 3) from 192 bytes; out in [-3, 3].
-pub(crate) fn cbd3(p: &mut Poly, buf: &[u8]) {
-    let buf = &buf[..192];
-    for i in 0..64 {
-        let w = &buf[3 * i..3 * i + 3];
-        let t = u32::from(w[0]) | (u32::from(w[1]) << 8) | (u32::from(w[2]) << 16);
-        let d = (t & 0x0024_9249) + ((t >> 1) & 0x0024_9249) + ((t >> 2) & 0x0024_9249);
-        for j in 0..4 {
-            let a = ((d >> (6 * j)) & 7) as i16;
-            let b = ((d >> (6 * j + 3)) & 7) as i16;
-            p.c[4 * i + j] = a - b;
-        }
-    }
+/// `p = SamplePolyCBD_eta(buf)` (Algorithm 8), from `64 eta` bytes.
+#[inline(always)] // into the AVX2 callers: compiled for AVX2 there
+pub(crate) fn cbd(p: &mut Poly, buf: &[u8], eta: usize) {
+    cbd_each(buf, eta, |i, v| p.c[i] = v);
 }
 
 /// Samples `out[i] = SamplePolyCBD_{eta(i)}(PRF_{eta(i)}(sigma, nonce0 + i))`
@@ -255,14 +274,14 @@ mod tests {
     fn cbd_ranges_and_balance() {
         let buf: [u8; 192] = core::array::from_fn(|i| (i * 73 + 11) as u8);
         let mut p = Poly::ZERO;
-        cbd2(&mut p, &buf);
+        cbd(&mut p, &buf, 2);
         assert!(p.c.iter().all(|c| (-2..=2).contains(c)));
-        cbd3(&mut p, &buf);
+        cbd(&mut p, &buf, 3);
         assert!(p.c.iter().all(|c| (-3..=3).contains(c)));
         // All-ones input bits: every a = b, so every coefficient is 0.
-        cbd2(&mut p, &[0xFF; 128]);
+        cbd(&mut p, &[0xFF; 128], 2);
         assert!(p.c.iter().all(|&c| c == 0));
-        cbd2(&mut p, &[0x03; 128]);
+        cbd(&mut p, &[0x03; 128], 2);
         // 0x03 = 0b0000_0011: low group a = 2, b = 0 -> 2; high group 0.
         assert!(p.c.iter().step_by(2).all(|&c| c == 2));
         assert!(p.c.iter().skip(1).step_by(2).all(|&c| c == 0));
@@ -303,11 +322,7 @@ mod tests {
             let mut buf = [0u8; 192];
             pqforge_core::keccak::shake256(&seed, &mut buf[..64 * eta]);
             let mut want = Poly::ZERO;
-            if eta == 3 {
-                cbd3(&mut want, &buf);
-            } else {
-                cbd2(&mut want, &buf);
-            }
+            cbd(&mut want, &buf, eta);
             assert_eq!(*p, want, "noise {n}");
         }
     }

@@ -50,7 +50,7 @@ const ALLOW: &[(&str, &str)] = &[
          loop index into (row, column) by k",
     ),
     (
-        "pqforge_hqc::gf2x::karatsuba_portable",
+        "pqforge_hqc::backend::portable::karatsuba",
         "opt-level z only: the recursion splits slice lengths (public: fixed by the \
          parameter set); the polynomial words themselves only go through XOR, AND and \
          shifts",

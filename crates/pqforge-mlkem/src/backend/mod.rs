@@ -1,30 +1,45 @@
-//! Backends: the polynomial kernels the protocol code is generic over.
+//! Backends: the polynomial kernels the protocol is generic over, the K-PKE
+//! strategy each one runs, and THE dispatch: one CPU check per public call.
 //!
-//! `Portable` is the reference: plain Rust, every target. The AVX2 backend
-//! (x86_64) implements the same trait with intrinsics; the protocol in
-//! `crate::kem` is written once and instantiated per backend, and the
-//! public entry points in `crate::dispatch` pick one per call.
+//! * `Portable` (`portable.rs`): plain Rust, every target; runs the
+//!   streamed K-PKE (`crate::pke::Streamed`: the matrix never stored, about
+//!   3 KB of stack on a Cortex-M4). The reference.
+//! * `Avx2` (`avx2/`, x86_64): NTT, inverse NTT, base multiplication,
+//!   reductions, compression, encoding and SampleNTT's rejection step in
+//!   256-bit intrinsics; runs the stored K-PKE (`crate::pke::Stored`) with
+//!   decapsulation's hashes in one four-lane Keccak schedule.
 //!
-//! Every method has the same contract (ranges, coefficient order, output
+//! Every kernel has the same contract (ranges, coefficient order, output
 //! bytes) in every backend; `tests/backends.rs` checks them against each
-//! other on random inputs.
+//! other on random inputs, and runs every kernels x strategy pairing
+//! ([`paths`]) against the portable one.
 
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-pub(crate) mod avx2;
+mod portable;
 
+pub(crate) use portable::Portable;
+
+pqforge_core::x86_simd! {
+    mod avx2;
+}
+
+use core::marker::PhantomData;
+
+use crate::hash::DecapsHashes;
+use crate::params::ParameterSet;
+use crate::pke::{EncNoise, Matrix, Pke, coins, sample_encrypt};
 use crate::poly::{self, Poly};
-use crate::{ntt, sample};
+use crate::{kem, sample};
 
-/// The polynomial kernels.
-pub(crate) trait Backend {
-    /// Whether decapsulation runs its independent hashes (J, the matrix and
-    /// the re-encryption noise) as one four-lane Keccak schedule
-    /// (`crate::batch`). Worth it only when the four-way permutation is
-    /// cheaper than four single ones (AVX2).
-    const BATCH_HASHES: bool = false;
+/// The polynomial kernels of one instruction set, and the K-PKE strategy
+/// it runs.
+pub(crate) trait Backend: Sized {
+    /// How K-PKE runs on these kernels: matrix stored or streamed.
+    type Pke: Pke<Kernels = Self>;
+
     /// Forward NTT; in: |c| < q;  out: reduced (|c| <= (q-1)/2).
     fn ntt(p: &mut Poly);
-    /// Inverse NTT times 2^16; in: any;  out: |c| < q.
+    /// Inverse NTT times 2^16; in: |c| < 4q;  out: |c| < q (the
+    /// representatives may differ between backends: callers reduce).
     fn invntt_tomont(p: &mut Poly);
     /// `r = sum a_i o b_i * 2^-16`, reduced. One factor of each product
     /// reduced, the other in `[0, 4096)` (or both reduced).
@@ -42,20 +57,21 @@ pub(crate) trait Backend {
         sample::rej_uniform(out, buf)
     }
     /// SamplePolyCBD_eta from `64 eta` bytes of `buf`.
+    #[inline(always)] // into the AVX2 callers: compiled for AVX2 there
     fn cbd(p: &mut Poly, buf: &[u8], eta: usize) {
-        if eta == 3 {
-            sample::cbd3(p, buf);
-        } else {
-            sample::cbd2(p, buf);
-        }
+        sample::cbd(p, buf, eta);
     }
-    /// ByteEncode12 of a reduced polynomial.
+    /// ByteEncode12 of a polynomial with |c| < q.
     fn to_bytes(p: &Poly, out: &mut [u8]) {
         poly::to_bytes(p, out);
     }
     /// ByteDecode12 (values in `[0, 4096)`).
     fn from_bytes(bytes: &[u8], p: &mut Poly) {
         poly::from_bytes(bytes, p);
+    }
+    /// FIPS 203 §7.2 modulus check: every 12-bit value of `bytes` is < q.
+    fn is_canonical_12(bytes: &[u8]) -> bool {
+        poly::is_canonical_12(bytes)
     }
     /// Compress_d + ByteEncode_d of a reduced polynomial.
     fn compress<const D: u32>(p: &Poly, out: &mut [u8]) {
@@ -79,190 +95,291 @@ pub(crate) trait Backend {
     fn to_msg(p: &Poly, m: &mut [u8; 32]) {
         poly::to_msg(p, m);
     }
+    /// For the stored K-PKE's decapsulation: G and J of `hashes`, then the
+    /// transposed matrix from `rho` and the encryption noise from G's coins
+    /// (`sample_encrypt`). Default: one after the other; AVX2 runs them as
+    /// one four-lane Keccak schedule.
+    fn decaps_hashes<P: ParameterSet>(
+        hashes: &DecapsHashes<'_>,
+        rho: &[u8; 32],
+        g: &mut [u8; 64],
+        kbar: &mut [u8; 32],
+        at: &mut Matrix,
+        noise: &mut EncNoise,
+    ) {
+        hashes.run(g, kbar);
+        sample_encrypt::<P, Self>(rho, coins(g), at, noise);
+    }
 }
 
-/// The portable reference backend.
-pub(crate) struct Portable;
+/// One public operation, written once and instantiable with any K-PKE
+/// strategy (and so any kernels).
+pub(crate) trait Op {
+    /// What it returns.
+    type Out;
+    /// Runs it with the strategy `K`.
+    fn run<K: Pke>(self) -> Self::Out;
+}
 
-impl Backend for Portable {
-    fn ntt(p: &mut Poly) {
-        ntt::ntt(p);
-        poly::reduce(p);
-    }
-    fn invntt_tomont(p: &mut Poly) {
-        ntt::invntt_tomont(p);
-    }
-    fn basemul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
-        ntt::basemul_acc(r, a, b);
+/// THE dispatch: checks the CPU once, then runs the whole operation
+/// instantiated for the best backend it has (inside a
+/// `#[target_feature]` function on x86_64, so the path inlines).
+#[inline]
+pub(crate) fn run<O: Op>(op: O) -> O::Out {
+    pqforge_core::x86_simd! {{
+        if let Some(t) = pqforge_core::cpu::Avx2::detect() {
+            return avx2::run(t, op);
+        }
+    }}
+    op.run::<<Portable as Backend>::Pke>()
+}
+
+/// ML-KEM.KeyGen_internal(d, z) on the best backend (the August 2023
+/// draft's KeyGen if `ipd`).
+pub(crate) fn keygen<P: ParameterSet>(
+    d: &[u8; 32],
+    z: &[u8; 32],
+    ek: &mut [u8],
+    dk: &mut [u8],
+    ipd: bool,
+) {
+    run(Keygen::<P> {
+        d,
+        z,
+        ek,
+        dk,
+        ipd,
+        set: PhantomData,
+    });
+}
+
+/// ML-KEM.Encaps_internal(ek, m) on the best backend; `h` = H(ek).
+pub(crate) fn encaps<P: ParameterSet>(
+    ek: &[u8],
+    h: &[u8; 32],
+    m: &[u8; 32],
+    c: &mut [u8],
+    key: &mut [u8; 32],
+) {
+    run(Encaps::<P> {
+        ek,
+        h,
+        m,
+        c,
+        key,
+        set: PhantomData,
+    });
+}
+
+/// ML-KEM.Decaps_internal(dk, c) on the best backend.
+pub(crate) fn decaps<P: ParameterSet>(dk: &[u8], c: &[u8], key: &mut [u8; 32]) {
+    run(Decaps::<P> {
+        dk,
+        c,
+        key,
+        set: PhantomData,
+    });
+}
+
+/// FIPS 203 §7.2 modulus check on the best backend: every 12-bit value of
+/// `bytes` is < q.
+pub(crate) fn is_canonical_12(bytes: &[u8]) -> bool {
+    run(Modulus(bytes))
+}
+
+/// Name of the backend the public calls use on this machine.
+#[must_use]
+pub fn backend_name() -> &'static str {
+    pqforge_core::x86_simd! {{
+        if pqforge_core::cpu::Avx2::detect().is_some() {
+            return "avx2";
+        }
+    }}
+    "portable"
+}
+
+/// ML-KEM.KeyGen_internal(d, z) (the draft's if `ipd`).
+pub(crate) struct Keygen<'a, P> {
+    pub(crate) d: &'a [u8; 32],
+    pub(crate) z: &'a [u8; 32],
+    pub(crate) ek: &'a mut [u8],
+    pub(crate) dk: &'a mut [u8],
+    pub(crate) ipd: bool,
+    pub(crate) set: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Op for Keygen<'_, P> {
+    type Out = ();
+    #[inline(always)]
+    fn run<K: Pke>(self) {
+        kem::keygen::<P, K>(self.d, self.z, self.ek, self.dk, self.ipd);
     }
 }
 
-/// Differential check of every AVX2 kernel against the portable one
-/// (`tests/backends.rs`); hidden, not part of the API.
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+/// ML-KEM.Encaps_internal(ek, m), `h` = H(ek).
+pub(crate) struct Encaps<'a, P> {
+    pub(crate) ek: &'a [u8],
+    pub(crate) h: &'a [u8; 32],
+    pub(crate) m: &'a [u8; 32],
+    pub(crate) c: &'a mut [u8],
+    pub(crate) key: &'a mut [u8; 32],
+    pub(crate) set: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Op for Encaps<'_, P> {
+    type Out = ();
+    #[inline(always)]
+    fn run<K: Pke>(self) {
+        kem::encaps::<P, K>(self.ek, self.h, self.m, self.c, self.key);
+    }
+}
+
+/// ML-KEM.Decaps_internal(dk, c).
+pub(crate) struct Decaps<'a, P> {
+    pub(crate) dk: &'a [u8],
+    pub(crate) c: &'a [u8],
+    pub(crate) key: &'a mut [u8; 32],
+    pub(crate) set: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Op for Decaps<'_, P> {
+    type Out = ();
+    #[inline(always)]
+    fn run<K: Pke>(self) {
+        kem::decaps::<P, K>(self.dk, self.c, self.key);
+    }
+}
+
+/// The FIPS 203 §7.2 modulus check of ByteEncode12 data.
+pub(crate) struct Modulus<'a>(pub(crate) &'a [u8]);
+
+impl Op for Modulus<'_> {
+    type Out = bool;
+    #[inline(always)]
+    fn run<K: Pke>(self) -> bool {
+        K::Kernels::is_canonical_12(self.0)
+    }
+}
+
+/// Compares every AVX2 kernel with the portable one on one round of random
+/// inputs (`tests/backends.rs`; not part of the API). `Ok(false)` when this
+/// build or CPU has no AVX2 (nothing compared).
+///
+/// # Errors
+/// The name of the first kernel whose outputs differ.
 #[doc(hidden)]
-pub mod check {
-    use super::avx2::{Avx2, Token};
-    use super::{Backend, Portable};
-    use crate::poly::{N, Poly};
+pub fn check_kernels(next: &mut dyn FnMut() -> u64) -> Result<bool, &'static str> {
+    pqforge_core::x86_simd! {{
+        if let Some(t) = pqforge_core::cpu::Avx2::detect() {
+            return avx2::check(t, next).map(|()| true);
+        }
+    }}
+    let _ = next;
+    Ok(false)
+}
 
-    /// Uniform-ish value in `[0, n)` by multiply-shift (no division, so the
-    /// division scan of the release library stays clean).
-    fn below(next: &mut dyn FnMut() -> u64, n: u64) -> u64 {
-        ((next() >> 32) * n) >> 32
+/// Every kernels x K-PKE pairing the crate has, whatever the CPU picks
+/// (differential tests; not part of the API).
+#[doc(hidden)]
+pub mod paths {
+    use core::marker::PhantomData;
+
+    use super::{Backend, Decaps, Encaps, Keygen, Op, Portable};
+    use crate::params::ParameterSet;
+    use crate::pke::Stored;
+
+    /// Kernels x K-PKE strategy.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Path {
+        /// Portable kernels, streamed K-PKE: the reference, and what runs
+        /// without AVX2 (the Cortex-M4 included).
+        Portable,
+        /// Portable kernels, stored K-PKE.
+        PortableStored,
+        /// AVX2 kernels, stored K-PKE: what runs with AVX2.
+        Avx2,
+        /// AVX2 kernels, streamed K-PKE.
+        Avx2Streamed,
     }
 
-    fn fill(p: &mut Poly, next: &mut dyn FnMut() -> u64, lo: i32, hi: i32) {
-        let span = (hi - lo) as u64;
-        for c in &mut p.c {
-            *c = (lo + below(next, span) as i32) as i16;
+    impl Path {
+        /// Every path.
+        pub const ALL: [Path; 4] = [
+            Path::Portable,
+            Path::PortableStored,
+            Path::Avx2,
+            Path::Avx2Streamed,
+        ];
+    }
+
+    /// Runs `op` on `path`; `None` if this build or CPU lacks it.
+    fn run<O: Op>(path: Path, op: O) -> Option<O::Out> {
+        match path {
+            Path::Portable => Some(op.run::<<Portable as Backend>::Pke>()),
+            Path::PortableStored => Some(op.run::<Stored<Portable>>()),
+            Path::Avx2 | Path::Avx2Streamed => {
+                pqforge_core::x86_simd! {{
+                    if let Some(t) = pqforge_core::cpu::Avx2::detect() {
+                        return Some(if path == Path::Avx2 {
+                            super::avx2::run(t, op)
+                        } else {
+                            super::avx2::run_streamed(t, op)
+                        });
+                    }
+                }}
+                None
+            }
         }
     }
 
-    /// Runs one round of random inputs through both backends. `Ok(false)`
-    /// when the CPU has no AVX2 (nothing compared).
-    ///
-    /// # Errors
-    /// The name of the first kernel whose outputs differ.
-    pub fn round(next: &mut dyn FnMut() -> u64) -> Result<bool, &'static str> {
-        if Token::get().is_none() {
-            return Ok(false);
-        }
-        let q = 3329;
-        let mut a = Poly::ZERO;
-        // NTT: |c| < q.
-        fill(&mut a, next, -q + 1, q);
-        let (mut x, mut y) = (a, a);
-        Portable::ntt(&mut x);
-        Avx2::ntt(&mut y);
-        if x != y {
-            return Err("ntt");
-        }
-        // Inverse NTT: in-contract (reduced) and any i16.
-        for (lo, hi) in [(-1664, 1665), (-32768, 32768)] {
-            fill(&mut a, next, lo, hi);
-            let (mut x, mut y) = (a, a);
-            Portable::invntt_tomont(&mut x);
-            Avx2::invntt_tomont(&mut y);
-            if x != y {
-                return Err("invntt_tomont");
-            }
-        }
-        // reduce / tomont on any i16.
-        fill(&mut a, next, -32768, 32768);
-        let (mut x, mut y) = (a, a);
-        Portable::reduce(&mut x);
-        Avx2::reduce(&mut y);
-        if x != y {
-            return Err("reduce");
-        }
-        let (mut x, mut y) = (a, a);
-        Portable::tomont(&mut x);
-        Avx2::tomont(&mut y);
-        if x != y {
-            return Err("tomont");
-        }
-        // basemul_acc: one factor in [0, 4096), the other reduced; 1..=4 terms.
-        let mut va = [Poly::ZERO; 4];
-        let mut vb = [Poly::ZERO; 4];
-        for (p, r) in va.iter_mut().zip(vb.iter_mut()) {
-            fill(p, next, 0, 4096);
-            fill(r, next, -1664, 1665);
-        }
-        for k in 1..=4 {
-            let (mut x, mut y) = (Poly::ZERO, Poly::ZERO);
-            Portable::basemul_acc(&mut x, &va[..k], &vb[..k]);
-            Avx2::basemul_acc(&mut y, &va[..k], &vb[..k]);
-            if x != y {
-                return Err("basemul_acc");
-            }
-            Portable::basemul_acc(&mut x, &vb[..k], &va[..k]);
-            Avx2::basemul_acc(&mut y, &vb[..k], &va[..k]);
-            if x != y {
-                return Err("basemul_acc (swapped)");
-            }
-        }
-        // ByteEncode12 of |c| < q.
-        fill(&mut a, next, -q + 1, q);
-        let (mut x, mut y) = (
-            [0u8; crate::poly::POLY_BYTES],
-            [0u8; crate::poly::POLY_BYTES],
-        );
-        Portable::to_bytes(&a, &mut x);
-        Avx2::to_bytes(&a, &mut y);
-        if x != y {
-            return Err("to_bytes");
-        }
-        // Compress_d: every value of [0, q), canonical and centred.
-        for centred in [false, true] {
-            for base in (0..3329).step_by(256) {
-                for (i, c) in a.c.iter_mut().enumerate() {
-                    let v = core::cmp::min(base + i as i16, 3328);
-                    *c = if centred && v > 1664 { v - 3329 } else { v };
-                }
-                macro_rules! cmp_d {
-                    ($($d:literal),*) => {$(
-                        let (mut x, mut y) = ([0u16; N], [0u16; N]);
-                        Portable::compress_values::<$d>(&a, &mut x);
-                        Avx2::compress_values::<$d>(&a, &mut y);
-                        if x != y {
-                            return Err(concat!("compress_values::<", $d, ">"));
-                        }
-                    )*};
-                }
-                cmp_d!(1, 4, 5, 10, 11);
-            }
-        }
-        // Modulus check: random 12-bit strings with and without a value >= q.
-        let mut ek = [0u8; 3 * 384];
-        for b in &mut ek {
-            *b = (next() >> 17) as u8;
-        }
-        for i in 0..384 {
-            // Make every value < q, then plant one >= q at a random place.
-            ek[3 * i + 1] &= 0x7F;
-            ek[3 * i + 2] &= 0x7F;
-            ek[3 * i + 1] &= 0xF7;
-        }
-        let good = crate::poly::is_canonical_12(&ek);
-        if !good || super::avx2::check_modulus(Token::get().ok_or("token")?, &ek) != good {
-            return Err("is_canonical_12 (valid)");
-        }
-        let pos = below(next, 768) as usize;
-        let v = 3329 + below(next, 767) as u16;
-        let o = 3 * (pos >> 1);
-        if pos & 1 == 0 {
-            ek[o] = v as u8;
-            ek[o + 1] = (ek[o + 1] & 0xF0) | (v >> 8) as u8;
-        } else {
-            ek[o + 1] = (ek[o + 1] & 0x0F) | ((v as u8 & 0x0F) << 4);
-            ek[o + 2] = (v >> 4) as u8;
-        }
-        if crate::poly::is_canonical_12(&ek)
-            || super::avx2::check_modulus(Token::get().ok_or("token")?, &ek)
-        {
-            return Err("is_canonical_12 (invalid)");
-        }
-        // rej_uniform: random buffers (public data), several output sizes.
-        let mut buf = [0u8; 504];
-        for b in buf.chunks_mut(8) {
-            let w = next().to_le_bytes();
-            b.copy_from_slice(&w[..b.len()]);
-        }
-        // Bias some candidates to >= q so rejections happen often.
-        for i in (0..504).step_by(7) {
-            buf[i] |= 0xF0;
-            buf[i + 2] |= 0xF0;
-        }
-        for (len, blen) in [(N, 504), (N, 168), (17, 504), (40, 504), (0, 504), (N, 24)] {
-            let mut o1 = [0i16; N];
-            let mut o2 = [0i16; N];
-            let n1 = Portable::rej_uniform(&mut o1[..len], &buf[..blen]);
-            let n2 = Avx2::rej_uniform(&mut o2[..len], &buf[..blen]);
-            if n1 != n2 || o1[..n1] != o2[..n2] {
-                return Err("rej_uniform");
-            }
-        }
-        Ok(true)
+    /// KeyGen_internal on `path`: writes ek and dk. `false` if this build
+    /// or CPU lacks the path.
+    pub fn keygen<P: ParameterSet>(
+        path: Path,
+        d: &[u8; 32],
+        z: &[u8; 32],
+        ek: &mut [u8],
+        dk: &mut [u8],
+    ) -> bool {
+        let op = Keygen::<P> {
+            d,
+            z,
+            ek,
+            dk,
+            ipd: false,
+            set: PhantomData,
+        };
+        run(path, op).is_some()
+    }
+
+    /// Encaps_internal on `path` (`h` = H(ek)); `false` if unavailable.
+    pub fn encaps<P: ParameterSet>(
+        path: Path,
+        ek: &[u8],
+        h: &[u8; 32],
+        m: &[u8; 32],
+        c: &mut [u8],
+        key: &mut [u8; 32],
+    ) -> bool {
+        let op = Encaps::<P> {
+            ek,
+            h,
+            m,
+            c,
+            key,
+            set: PhantomData,
+        };
+        run(path, op).is_some()
+    }
+
+    /// Decaps_internal on `path`; `false` if unavailable.
+    pub fn decaps<P: ParameterSet>(path: Path, dk: &[u8], c: &[u8], key: &mut [u8; 32]) -> bool {
+        let op = Decaps::<P> {
+            dk,
+            c,
+            key,
+            set: PhantomData,
+        };
+        run(path, op).is_some()
     }
 }

@@ -1,4 +1,5 @@
-//! A four-lane Keccak job scheduler for decapsulation.
+//! Decapsulation's hashes on the four-lane Keccak (mirrors `crate::hash`):
+//! a job scheduler.
 //!
 //! After K-PKE.Decrypt and G, every hash left in ML-KEM.Decaps is
 //! independent of the others: J(z || c) (a long SHAKE256 absorb, 6-12
@@ -14,7 +15,10 @@
 use pqforge_core::keccak_x4::keccak_f1600_x4;
 
 use crate::backend::Backend;
-use crate::poly::{N, Poly, wipe};
+use crate::hash::DecapsHashes;
+use crate::params::ParameterSet;
+use crate::pke::{EncNoise, Matrix, enc_eta};
+use crate::poly::{N, wipe};
 
 /// SHAKE128 rate (SampleNTT).
 const RATE128: usize = 168;
@@ -109,25 +113,24 @@ impl<'a> Job<'a> {
     }
 }
 
-/// Runs G(m || h) into `g`, J(z || c) into `kbar`, the transposed matrix
-/// `at[i][j] = SampleNTT(rho || i || j)` for `i, j < k`, and `noise[n] =
-/// SamplePolyCBD_{eta(n)}(PRF(sigma, n))` for every `n < noise.len()`,
-/// where sigma = `g[32..]`. G runs first in lane 0; every noise job starts
-/// after it, behind a J or matrix job in its lane.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn decaps_hashes<B: Backend>(
-    m: &[u8; 32],
-    h: &[u8],
-    g: &mut [u8; 64],
-    z: &[u8],
-    c: &[u8],
-    kbar: &mut [u8; 32],
+/// Runs G(m' || h) into `g` and J(z || c) into `kbar` (the inputs of
+/// `hashes`), the transposed matrix `at[i][j] = SampleNTT(rho || i || j)`
+/// for `i, j < k`, and the re-encryption noise `noise[n] =
+/// SamplePolyCBD_{eta(n)}(PRF(sigma, n))` for `n <= 2k`, where sigma =
+/// `g[32..]`: `Backend::decaps_hashes` of the stored K-PKE. G runs first in
+/// lane 0; every noise job starts after it, behind a J or matrix job in its
+/// lane.
+pub(super) fn decaps_hashes<P: ParameterSet, B: Backend>(
+    hashes: &DecapsHashes<'_>,
     rho: &[u8; 32],
-    k: usize,
-    at: &mut [[Poly; 4]; 4],
-    noise: &mut [Poly],
-    eta: impl Fn(usize) -> usize,
+    g: &mut [u8; 64],
+    kbar: &mut [u8; 32],
+    at: &mut Matrix,
+    noise: &mut EncNoise,
 ) {
+    let k = P::K;
+    let noise = &mut noise[..=2 * k];
+    let eta = enc_eta::<P>;
     let mut mseeds = [[0u8; 34]; 16];
     // Filled from G's output once it is known.
     let mut nseeds = [[0u8; 33]; 9];
@@ -146,9 +149,9 @@ pub(crate) fn decaps_hashes<B: Backend>(
     let empty: &[u8] = &[];
     let mut jobs = [Job::new([empty, empty], RATE256, 0x1F, Kind::J, 1); MAX_JOBS];
     let mut nj = 0;
-    jobs[nj] = Job::new([m, h], RATE_G, 0x06, Kind::G, 1);
+    jobs[nj] = Job::new(hashes.g_input(), RATE_G, 0x06, Kind::G, 1);
     nj += 1;
-    jobs[nj] = Job::new([z, c], RATE256, 0x1F, Kind::J, 1);
+    jobs[nj] = Job::new(hashes.j_input(), RATE256, 0x1F, Kind::J, 1);
     nj += 1;
     for (s, &(i, j)) in mseeds.iter().zip(coords.iter()).take(nm) {
         jobs[nj] = Job::new([s, empty], RATE128, 0x1F, Kind::Ntt(i, j), NTT_BLOCKS0);
@@ -325,52 +328,52 @@ fn wipe_words(s: &mut [u64; 100]) {
 mod tests {
     use super::*;
     use crate::backend::Portable;
-    use crate::sample::{gen_matrix, sample_cbd_many};
+    use crate::params::{MlKem512, MlKem768, MlKem1024};
+    use crate::poly::Poly;
 
-    #[test]
-    fn matches_separate_hashes() {
+    fn matches_in_turn<P: ParameterSet>(clen: usize) {
         let rho: [u8; 32] = core::array::from_fn(|i| i as u8 * 3);
         let m: [u8; 32] = core::array::from_fn(|i| i as u8 * 5 + 1);
         let h: [u8; 32] = core::array::from_fn(|i| i as u8 ^ 0x5A);
         let z = [7u8; 32];
         let cbytes: [u8; 1600] = core::array::from_fn(|i| (i * 13 + 5) as u8);
-        for (k, eta1, clen) in [
-            (2, 3, 768),
-            (3, 2, 1088),
-            (4, 2, 1568),
-            (2, 2, 104),
-            (3, 2, 0),
-            (2, 2, 136 - 32),
-        ] {
-            let eta = |i: usize| if i < k { eta1 } else { 2 };
-            let c = &cbytes[..clen];
-            let mut kbar = [0u8; 32];
-            let mut g = [0u8; 64];
-            let mut at = [[Poly::ZERO; 4]; 4];
-            let mut noise = [Poly::ZERO; 9];
-            decaps_hashes::<Portable>(
-                &m,
-                &h,
-                &mut g,
-                &z,
-                c,
-                &mut kbar,
-                &rho,
-                k,
-                &mut at,
-                &mut noise[..=2 * k],
-                eta,
-            );
-            assert_eq!(g, crate::hash::g(&[&m, &h]), "G k={k}");
-            let mut sigma = [0u8; 32];
-            sigma.copy_from_slice(&g[32..]);
-            assert_eq!(kbar, crate::hash::j(&z, c), "J k={k} clen={clen}");
-            let mut want = [[Poly::ZERO; 4]; 4];
-            gen_matrix::<Portable>(&mut want, &rho, k, true);
-            assert!(at == want, "matrix k={k}");
-            let mut wn = [Poly::ZERO; 9];
-            sample_cbd_many::<Portable>(&sigma, &mut wn[..=2 * k], 0, eta);
-            assert!(noise == wn, "noise k={k}");
+        let hashes = DecapsHashes {
+            m: &m,
+            h: &h,
+            z: &z,
+            c: &cbytes[..clen],
+        };
+        let (mut g, mut kbar) = ([0u8; 64], [0u8; 32]);
+        let mut at = [[Poly::ZERO; 4]; 4];
+        let mut noise = [Poly::ZERO; 9];
+        decaps_hashes::<P, Portable>(&hashes, &rho, &mut g, &mut kbar, &mut at, &mut noise);
+        let (mut g2, mut kbar2) = ([0u8; 64], [0u8; 32]);
+        let mut at2 = [[Poly::ZERO; 4]; 4];
+        let mut noise2 = [Poly::ZERO; 9];
+        // The default: one hash after the other.
+        <Portable as Backend>::decaps_hashes::<P>(
+            &hashes,
+            &rho,
+            &mut g2,
+            &mut kbar2,
+            &mut at2,
+            &mut noise2,
+        );
+        assert_eq!(g, g2, "G clen={clen}");
+        assert_eq!(kbar, kbar2, "J clen={clen}");
+        assert!(at == at2, "matrix clen={clen}");
+        assert!(noise == noise2, "noise clen={clen}");
+    }
+
+    #[test]
+    fn matches_separate_hashes() {
+        // The real ciphertext lengths, and J inputs ending at and around a
+        // block boundary.
+        for clen in [768, 0, 104, 136 - 32, 1600] {
+            matches_in_turn::<MlKem512>(clen);
         }
+        matches_in_turn::<MlKem768>(1088);
+        matches_in_turn::<MlKem768>(0);
+        matches_in_turn::<MlKem1024>(1568);
     }
 }

@@ -1,4 +1,5 @@
-//! GF(256) arithmetic and the shortened Reed-Solomon code of HQC.
+//! The outer code of HQC: GF(256) arithmetic and the shortened Reed-Solomon
+//! code.
 //!
 //! GF(256) = F2\[x\]/(x^8 + x^4 + x^3 + x^2 + 1) with generator α = x. The
 //! code has length n1, dimension k and designed distance 2δ + 1; the
