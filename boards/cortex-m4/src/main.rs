@@ -253,9 +253,13 @@ fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool 
                 let mut n = 0;
                 res[0] = measured(stack, || g.keygen(&mut rng, pk, sk).is_ok());
                 res[1] = measured(stack, || {
-                    g.sign(&mut rng, sk, &msg, &SignOptions::new(), sig).map(|l| n = l).is_ok()
+                    g.sign(&mut rng, sk, &msg, &SignOptions::new(), sig)
+                        .map(|l| n = l)
+                        .is_ok()
                 });
-                res[2] = measured(stack, || g.verify(pk, &msg, &SignOptions::new(), &sig[..n]).is_ok());
+                res[2] = measured(stack, || {
+                    g.verify(pk, &msg, &SignOptions::new(), &sig[..n]).is_ok()
+                });
             }
         }
         for (i, (ok, m)) in res.into_iter().enumerate() {

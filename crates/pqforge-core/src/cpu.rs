@@ -281,6 +281,10 @@ impl Avx512Vpclmul {
 /// }
 /// assert!(pick() >= 1);
 /// ```
+///
+/// rustfmt does not descend into macro calls: a module declared inside
+/// (`x86_simd! { mod avx2; }`) also gets a never-compiled twin
+/// `#[cfg(any())] mod avx2;` so that `cargo fmt` formats its files.
 #[macro_export]
 macro_rules! x86_simd {
     ($($tt:tt)*) => {

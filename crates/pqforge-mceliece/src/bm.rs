@@ -60,8 +60,9 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut [u16], s: &[u16]) {
 
 // ---------------------------------------------------------------------------
 // Lane types. The algorithm below is generic over them (one or two 64-bit
-// words per polynomial). The AVX2 path (`bm_avx2`) has its own loop, which
-// computes the discrepancy one step ahead, and shares only `Poly::keep`.
+// words per polynomial). The AVX2 path (`backend::avx2::bm`) has its own
+// loop, which computes the discrepancy one step ahead, and shares only
+// `Poly::keep`.
 
 /// A group of bitsliced lanes of one bit plane: bitwise AND and XOR.
 pub(crate) trait Lanes: Copy {
@@ -298,8 +299,8 @@ pub(crate) fn mul_karatsuba<V: Lanes, const M: usize>(a: &[V; 13], b: &[V; 13]) 
 /// only renames planes plus a few XORs of the top plane into the low
 /// terms of x^M, and only the M planes of `r` are live (no 2M - 1
 /// unreduced planes), so few registers are needed (the AVX2 path,
-/// `bm_avx2`, runs the same scheme in assembly with the whole product in
-/// registers). M^2 ANDs, about as many XORs.
+/// `backend::avx2::bm`, runs the same scheme in assembly with the whole
+/// product in registers). M^2 ANDs, about as many XORs.
 #[inline(always)]
 pub(crate) fn mul_horner<V: Lanes, const M: usize>(a: &[V; 13], b: &[V; 13]) -> [V; 13] {
     let mut r = [V::zero(); 13];
@@ -439,7 +440,7 @@ pub(crate) fn unpack_locator(words: &[impl AsRef<[u64]>], w: usize, out: &mut [u
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::gf::tests::slow_mul;
     use crate::{McEliece348864, McEliece460896, McEliece6960119, McEliece8192128};
@@ -515,7 +516,8 @@ mod tests {
         (s, xs)
     }
 
-    fn check<P: ParameterSet>(f: fn(&mut [u16], &[u16]), seed: u64, cases: usize) {
+    /// Compares `f` with the textbook algorithm on `cases` syndromes.
+    pub(crate) fn check<P: ParameterSet>(f: fn(&mut [u16], &[u16]), seed: u64, cases: usize) {
         let (m, t) = (P::M, P::T);
         let mut rng = TestRng::new(seed);
         for case in 0..cases {
@@ -562,7 +564,8 @@ mod tests {
         check::<McEliece8192128>(bm::<McEliece8192128>, 4, 24);
     }
 
-    fn time<P: ParameterSet>(label: &str, f: fn(&mut [u16], &[u16])) {
+    /// Prints the best time per call of `f`.
+    pub(crate) fn time<P: ParameterSet>(label: &str, f: fn(&mut [u16], &[u16])) {
         let mut rng = TestRng::new(99);
         let (s, _) = err_syndrome(P::M, P::T, P::T, &mut rng);
         let mut out = vec![0u16; P::T + 1];
@@ -586,64 +589,35 @@ mod tests {
         time::<McEliece460896>("portable", bm::<McEliece460896>);
         time::<McEliece6960119>("portable", bm::<McEliece6960119>);
         time::<McEliece8192128>("portable", bm::<McEliece8192128>);
-        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-        if crate::backend::avx2::Token::get().is_some() {
-            time::<McEliece348864>("avx2", avx2::<McEliece348864>);
-            time::<McEliece460896>("avx2", avx2::<McEliece460896>);
-            time::<McEliece6960119>("avx2", avx2::<McEliece6960119>);
-            time::<McEliece8192128>("avx2", avx2::<McEliece8192128>);
+    }
+
+    /// Runs `f` on a syndrome marked undefined for valgrind (see
+    /// [`bm_ctgrind`]): every secret-dependent branch or address is
+    /// reported.
+    #[cfg(feature = "ctgrind")]
+    pub(crate) fn ctgrind_run<P: ParameterSet>(f: fn(&mut [u16], &[u16])) {
+        let mut rng = TestRng::new(7);
+        let (mut s, _) = err_syndrome(P::M, P::T, P::T, &mut rng);
+        let mut bytes: Vec<u8> = s.iter().flat_map(|x| x.to_le_bytes()).collect();
+        pqforge_core::ctgrind::poison(&mut bytes);
+        for (x, b) in s.iter_mut().zip(bytes.chunks_exact(2)) {
+            *x = u16::from_le_bytes([b[0], b[1]]);
         }
+        let mut out = vec![0u16; P::T + 1];
+        f(&mut out, &s);
+        let mut ob: Vec<u8> = out.iter().flat_map(|x| x.to_le_bytes()).collect();
+        pqforge_core::ctgrind::declassify(&mut ob);
+        core::hint::black_box(&ob);
     }
 
     /// Constant-time check of both variants: run the test binary under
-    /// valgrind (`--features ctgrind`); the syndrome is marked undefined,
-    /// so every secret-dependent branch or address is reported.
+    /// valgrind (`--features ctgrind`; the AVX2 one is in
+    /// `backend::avx2::bm`).
     #[test]
     #[ignore = "run under valgrind"]
     #[cfg(feature = "ctgrind")]
     fn bm_ctgrind() {
-        fn run<P: ParameterSet>(f: fn(&mut [u16], &[u16])) {
-            let mut rng = TestRng::new(7);
-            let (mut s, _) = err_syndrome(P::M, P::T, P::T, &mut rng);
-            let mut bytes: Vec<u8> = s.iter().flat_map(|x| x.to_le_bytes()).collect();
-            pqforge_core::ctgrind::poison(&mut bytes);
-            for (x, b) in s.iter_mut().zip(bytes.chunks_exact(2)) {
-                *x = u16::from_le_bytes([b[0], b[1]]);
-            }
-            let mut out = vec![0u16; P::T + 1];
-            f(&mut out, &s);
-            let mut ob: Vec<u8> = out.iter().flat_map(|x| x.to_le_bytes()).collect();
-            pqforge_core::ctgrind::declassify(&mut ob);
-            core::hint::black_box(&ob);
-        }
-        run::<McEliece348864>(bm::<McEliece348864>);
-        run::<McEliece8192128>(bm::<McEliece8192128>);
-        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-        if crate::backend::avx2::Token::get().is_some() {
-            run::<McEliece348864>(avx2::<McEliece348864>);
-            run::<McEliece6960119>(avx2::<McEliece6960119>);
-            run::<McEliece8192128>(avx2::<McEliece8192128>);
-        }
-    }
-
-    /// Safe wrapper (AVX2 checked by the callers above).
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    #[allow(unsafe_code)]
-    fn avx2<P: ParameterSet>(out: &mut [u16], s: &[u16]) {
-        assert!(crate::backend::avx2::Token::get().is_some());
-        // SAFETY: AVX2 support checked just above.
-        unsafe { crate::bm_avx2::bm_avx2::<P>(out, s) }
-    }
-
-    #[test]
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    fn bm_avx2_matches_reference() {
-        if crate::backend::avx2::Token::get().is_none() {
-            return;
-        }
-        check::<McEliece348864>(avx2::<McEliece348864>, 5, 40);
-        check::<McEliece460896>(avx2::<McEliece460896>, 6, 24);
-        check::<McEliece6960119>(avx2::<McEliece6960119>, 7, 24);
-        check::<McEliece8192128>(avx2::<McEliece8192128>, 8, 24);
+        ctgrind_run::<McEliece348864>(bm::<McEliece348864>);
+        ctgrind_run::<McEliece8192128>(bm::<McEliece8192128>);
     }
 }

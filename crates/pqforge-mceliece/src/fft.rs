@@ -1,7 +1,7 @@
 //! Additive FFT over GF(2^m) (Gao–Mateer), bitsliced, and its transpose:
 //! evaluation of a polynomial at all `2^m` field elements (root finding),
 //! and the syndrome `s_j = sum_x w_x x^j` (the transposed map). This is
-//! the portable version; `backend::avx2_dec` runs the same algorithm on
+//! the portable version; `backend::avx2::fft` runs the same algorithm on
 //! 256 points per register.
 //!
 //! Points are indexed in bit-reversed order, the order of the support

@@ -45,11 +45,9 @@ pub(crate) struct FftConsts {
     /// `B_lf[0..6]` as 256-lane bitsliced constants for the AVX2
     /// transposed FFT: register `g`, lane `(k W1 + h) % 4` (`W1 =
     /// 2^(m-12)` words per sum, `h < W1`) is `B_lf[k]` with `k W1 / 4 =
-    /// g` (unused lanes 0).
-    #[cfg_attr(
-        any(not(target_arch = "x86_64"), pqforge_backend = "portable"),
-        allow(dead_code)
-    )]
+    /// g` (unused lanes 0). Unread where the AVX2 backend is not
+    /// compiled in.
+    #[allow(dead_code)]
     pub(crate) bottom_lanes: [[[u64; 4]; MAX_M]; 3],
     /// `x^(2^lf)` at the points of vector `v` is
     /// `xt_lane ^ broadcast(xt_high[v])` (the Frobenius map is linear).

@@ -35,8 +35,8 @@
 //! the pivot scaling and the back substitution take the bits from the
 //! lanes and tabulate the multiples of the other factor. The portable
 //! kernels run 4 lanes per 64-bit word (SWAR, also fine on 32-bit
-//! targets); the AVX2 ones (`backend/avx2_gp.rs`) 16 lanes per register,
-//! and carry-less multiplication for the powers.
+//! targets); the AVX2 ones (`backend/avx2/genpoly.rs`) 16 lanes per
+//! register, and carry-less multiplication for the powers.
 
 use pqforge_core::ctgrind::declassify_val;
 
@@ -366,33 +366,35 @@ mod tests {
     }
 
     /// Runs `genpoly` on every backend of this build and CPU.
-    #[allow(unsafe_code)] // the AVX2 entry point, after detection
     fn run_all<P: ParameterSet>(f: &[u16], out: &mut [u16]) -> bool {
         let mut scratch = std::vec![0xA5u8; scratch_bytes::<P>() + 7];
         let mut o = [0u16; MAX_T];
         let ok = genpoly::<P, Portable>(f, &mut o[..P::T], &mut scratch);
         assert!(scratch.iter().take(scratch_bytes::<P>()).all(|&b| b == 0));
-        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-        if crate::backend::avx2::Token::get().is_some() {
-            let mut o2 = [0u16; MAX_T];
-            scratch.fill(0x5A);
-            // SAFETY: AVX2 support was checked.
-            let ok2 = unsafe { avx2_entry::<P>(f, &mut o2[..P::T], &mut scratch) };
-            assert_eq!(ok, ok2, "{}: avx2 success bit", P::NAME);
-            if ok {
-                assert_eq!(o[..P::T], o2[..P::T], "{}: avx2 result", P::NAME);
+        pqforge_core::x86_simd! {{
+            use pqforge_core::cpu::{Avx2, Avx2Pclmul};
+            if let Some(t) = Avx2::detect() {
+                // The powers by the portable kernel, then by PCLMULQDQ.
+                for pclmul in [None, Avx2Pclmul::detect()] {
+                    let mut o2 = [0u16; MAX_T];
+                    scratch.fill(0x5A);
+                    let ok2 = crate::backend::avx2::genpoly::<P>(
+                        t,
+                        pclmul,
+                        f,
+                        &mut o2[..P::T],
+                        &mut scratch,
+                    );
+                    assert_eq!(ok, ok2, "{}: avx2 success bit", P::NAME);
+                    if ok {
+                        assert_eq!(o[..P::T], o2[..P::T], "{}: avx2 result", P::NAME);
+                    }
+                    assert!(scratch.iter().take(scratch_bytes::<P>()).all(|&b| b == 0));
+                }
             }
-            // The fallback of the AVX2 powers (no PCLMULQDQ) is the
-            // portable kernel, tested above.
-        }
+        }}
         out[..P::T].copy_from_slice(&o[..P::T]);
         ok
-    }
-
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    #[target_feature(enable = "avx2")]
-    fn avx2_entry<P: ParameterSet>(f: &[u16], out: &mut [u16], scratch: &mut [u8]) -> bool {
-        genpoly::<P, crate::backend::avx2::Avx2>(f, out, scratch)
     }
 
     fn check<P: ParameterSet>(f: &[u16]) -> bool {

@@ -139,8 +139,6 @@ extern crate std;
 mod backend;
 mod benes;
 mod bm;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod bm_avx2;
 mod fft;
 mod fft_consts;
 mod genpoly;

@@ -1,26 +1,37 @@
-//! Kernels of key generation behind a backend trait, and the run-time
-//! backend choice (once per public call).
+//! The kernels of every operation behind one trait, [`Backend`], and
+//! the dispatch: one CPU check per public call (key generation,
+//! encapsulation, decapsulation), which then runs the whole operation
+//! instantiated for the backend it picked.
 //!
-//! On x86_64 (unless built with `--cfg pqforge_backend="portable"`) key
-//! generation runs on the AVX2 backend when the CPU has AVX2: the masked
-//! row operations of the Gaussian elimination and of the public-key
-//! product, the bit-vector helpers of the pivot decisions, the bitsliced
-//! field products generating the parity-check columns, the
-//! Goppa-polynomial kernels (`avx2_gp`: the powers of f by PCLMULQDQ
-//! after its own run-time check) and the sorting networks, in 256-bit
-//! registers. Every backend
-//! computes bit-identical results; `portable` is the reference
-//! (`tests/backends.rs` compares them).
+//! * [`portable`]: 64-bit words, every target (the Cortex-M4 runs it);
+//!   the reference.
+//! * `avx2` (x86_64, unless built with `--cfg pqforge_backend="portable"`;
+//!   token `Avx2`): the masked row operations of the Gaussian
+//!   elimination and of the public-key product, the bit-vector helpers of
+//!   the pivot decisions, the bitsliced field products generating the
+//!   parity-check columns, the Goppa-polynomial kernels, the sorting
+//!   networks, the error-vector scatter and the syndrome, and the whole
+//!   decryption, in 256-bit registers. Key generation takes the token
+//!   `Avx2Pclmul` when the CPU also has PCLMULQDQ (the powers of the
+//!   Goppa polynomial by carry-less multiplication), else `Avx2` (those
+//!   powers by the portable kernel).
+//!
+//! Every backend computes bit-identical results (`tests/backends.rs`
+//! compares them).
 
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-pub(crate) mod avx2;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod avx2_dec;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod avx2_gp;
+pqforge_core::x86_simd! {
+    pub(crate) mod avx2;
+    use pqforge_core::cpu::{Avx2, Avx2Pclmul};
+}
+// rustfmt does not follow `mod` items inside a macro call: these never-compiled
+// twins let `cargo fmt` reach the files (see `pqforge_core::x86_simd!`).
+#[cfg(any())]
+mod avx2;
+pub(crate) mod portable;
+
+pub(crate) use portable::{Portable, parity64};
 
 use crate::ParameterSet;
-use crate::sort::{sort_u32_le, sort_u64_le};
 
 /// The kernels a backend provides. Byte buffers carry little-endian words
 /// (they live in the caller's public-key buffer: no alignment).
@@ -78,208 +89,19 @@ pub(crate) trait Backend {
     fn gp_back<P: ParameterSet>(mat: &[u8], out: &mut [u16]);
 }
 
-/// Parity of a 64-bit word, branch-free (folding: no popcount instruction
-/// needed).
-#[inline(always)]
-pub(crate) fn parity64(mut x: u64) -> u64 {
-    x ^= x >> 32;
-    x ^= x >> 16;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    x & 1
-}
-
 /// Maximum error weight t of any parameter set.
 pub(crate) const MAX_T: usize = 128;
 
-/// Splits every position `v` into its bit within a 64-bit word (`bit`:
-/// `1 << (v mod 64)`) and its word index (`hi`: `v / 64`), without a shift
-/// by a secret amount.
-#[inline(always)]
-pub(crate) fn split_positions(pos: &[u16], bit: &mut [u64; MAX_T], hi: &mut [u64; MAX_T]) {
-    for ((b, h), &v) in bit.iter_mut().zip(hi.iter_mut()).zip(pos) {
-        let mut x = 1u64;
-        for k in 0..6 {
-            // CT: opaque mask, or the compiler rebuilds the variable shift.
-            let bk = core::hint::black_box(u64::from((v >> k) & 1).wrapping_neg());
-            x ^= (x ^ (x << (1 << k))) & bk;
-        }
-        *b = x;
-        *h = u64::from(v >> 6);
-    }
-}
-
-/// The portable reference backend (64-bit words).
-pub(crate) struct Portable;
-
-impl Backend for Portable {
-    #[inline(always)]
-    fn xor_masked(dst: &mut [u8], src: &[u8], mask: u8) {
-        // CT: opaque mask, so the compiler cannot skip the loop when it is 0.
-        let m8 = core::hint::black_box(mask);
-        let m = u64::from(m8) * 0x0101_0101_0101_0101;
-        let len = dst.len().min(src.len());
-        let (dst, src) = (&mut dst[..len], &src[..len]);
-        let mut d = dst.chunks_exact_mut(8);
-        let mut s = src.chunks_exact(8);
-        for (x, y) in (&mut d).zip(&mut s) {
-            let mut a = [0u8; 8];
-            let mut b = [0u8; 8];
-            a.copy_from_slice(x);
-            b.copy_from_slice(y);
-            let v = u64::from_le_bytes(a) ^ (u64::from_le_bytes(b) & m);
-            x.copy_from_slice(&v.to_le_bytes());
-        }
-        for (x, y) in d.into_remainder().iter_mut().zip(s.remainder()) {
-            *x ^= y & m8;
-        }
-    }
-
-    #[inline(always)]
-    fn xor_rows_masked(dst: &mut [u8], src: &[u8], stride: usize, masks: &[u8]) {
-        let len = dst.len();
-        for (b, &mk) in masks.iter().enumerate() {
-            Self::xor_masked(dst, &src[b * stride..b * stride + len], mk);
-        }
-    }
-
-    #[inline(always)]
-    fn and_parities(rows: &[u8], rb: usize, v: &[u8], out: &mut [u8]) {
-        for (r, row) in rows.chunks_exact(rb).enumerate() {
-            let mut acc = 0u64;
-            let mut ac = row.chunks_exact(8);
-            let mut bc = v[..rb].chunks_exact(8);
-            for (x, y) in (&mut ac).zip(&mut bc) {
-                let mut p = [0u8; 8];
-                let mut q = [0u8; 8];
-                p.copy_from_slice(x);
-                q.copy_from_slice(y);
-                acc ^= u64::from_le_bytes(p) & u64::from_le_bytes(q);
-            }
-            for (x, y) in ac.remainder().iter().zip(bc.remainder()) {
-                acc ^= u64::from(x & y);
-            }
-            out[r / 8] ^= (parity64(acc) as u8) << (r % 8);
-        }
-    }
-
-    #[inline(always)]
-    fn set_bits(e: &mut [u8], pos: &[u16]) {
-        let mut bit = [0u64; MAX_T];
-        let mut hi = [0u64; MAX_T];
-        split_positions(pos, &mut bit, &mut hi);
-        // CT: opaque word indices: the compiler cannot tell that `h ^ j`
-        // below is small, so it cannot turn the mask into a compare and a
-        // branch.
-        let hi = core::hint::black_box(&mut hi);
-        let t = pos.len();
-        for (j, chunk) in e.chunks_mut(8).enumerate() {
-            let mut x = 0u64;
-            for (&b, &h) in bit[..t].iter().zip(&hi[..t]) {
-                // CT: all-ones iff h == j (h ^ j < 2^32), by the sign of
-                // h ^ j - 1.
-                let same = (((h ^ j as u64).wrapping_sub(1)) as i64 >> 63) as u64;
-                x |= same & b;
-            }
-            chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
-        }
-        zeroize::Zeroize::zeroize(&mut bit);
-        zeroize::Zeroize::zeroize(hi);
-    }
-
-    #[inline]
-    fn sort_u32(buf: &mut [u8]) {
-        sort_u32_le(buf);
-    }
-
-    #[inline]
-    fn sort_u64(buf: &mut [u8]) {
-        sort_u64_le(buf);
-    }
-
-    #[inline]
-    fn byte_planes(bytes: &[u8], planes: &mut [u64], stride: usize, nb: usize) {
-        let nw = bytes.len().div_ceil(64);
-        for i in 0..nb {
-            planes[i * stride..i * stride + nw].fill(0);
-        }
-        for (g, chunk) in bytes.chunks(8).enumerate() {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            // 8 x 8 bit transpose: byte i of x becomes bit i of every
-            // input byte.
-            let mut x = u64::from_le_bytes(b);
-            zeroize::Zeroize::zeroize(&mut b);
-            let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
-            x ^= t ^ (t << 7);
-            let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
-            x ^= t ^ (t << 14);
-            let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
-            x ^= t ^ (t << 28);
-            let (q, s) = (g / 8, 8 * (g % 8));
-            for i in 0..nb {
-                planes[i * stride + q] |= ((x >> (8 * i)) & 0xFF) << s;
-            }
-        }
-    }
-
-    #[inline]
-    fn expand_bits(bits: &[u64], first: usize, out: &mut [u8]) {
-        for (i, o) in out.iter_mut().enumerate() {
-            let k = first + i;
-            let w = bits.get(k / 64).copied().unwrap_or(0);
-            *o = (((w >> (k % 64)) & 1) as u8).wrapping_neg();
-        }
-    }
-
-    #[inline]
-    fn vmul_planes(m: usize, v: &mut [u64], l: &[u64], stride: usize, n: usize) {
-        for q in 0..n {
-            let mut a = [0u64; crate::gf::MAX_M];
-            let mut b = [0u64; crate::gf::MAX_M];
-            for k in 0..m {
-                a[k] = v[k * stride + q];
-                b[k] = l[k * stride + q];
-            }
-            let mut c = crate::gf::vmul(m, &a, &b);
-            for k in 0..m {
-                v[k * stride + q] = c[k];
-            }
-            zeroize::Zeroize::zeroize(&mut a);
-            zeroize::Zeroize::zeroize(&mut b);
-            zeroize::Zeroize::zeroize(&mut c);
-        }
-    }
-
-    #[inline]
-    fn decrypt<P: ParameterSet>(e: &mut [u8], sk: &[u8], c0: &[u8]) -> u8 {
-        crate::kem::decrypt::<P>(e, sk, c0)
-    }
-
-    #[inline]
-    fn gp_powers<P: ParameterSet>(f: &[u16], mat: &mut [u8]) {
-        crate::genpoly::powers_portable::<P>(f, mat);
-    }
-
-    #[inline]
-    fn gp_forward<P: ParameterSet>(mat: &mut [u8]) -> u16 {
-        crate::genpoly::forward_portable::<P>(mat)
-    }
-
-    #[inline]
-    fn gp_back<P: ParameterSet>(mat: &[u8], out: &mut [u16]) {
-        crate::genpoly::back_portable::<P>(mat, out);
-    }
-}
-
 /// Key generation (see `keygen::keygen_derand`) on the best backend.
 pub(crate) fn keygen_derand<P: ParameterSet>(delta: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    if let Some(t) = avx2::Token::get() {
-        return avx2::keygen_derand::<P>(t, delta, pk, sk);
-    }
+    pqforge_core::x86_simd! {{
+        if let Some(t) = Avx2Pclmul::detect() {
+            return avx2::keygen_derand_pclmul::<P>(t, delta, pk, sk);
+        }
+        if let Some(t) = Avx2::detect() {
+            return avx2::keygen_derand::<P>(t, delta, pk, sk);
+        }
+    }}
     crate::keygen::keygen_derand::<P, Portable>(delta, pk, sk);
 }
 
@@ -291,34 +113,48 @@ pub(crate) fn encaps<P: ParameterSet, R: pqforge_core::CryptoRng + ?Sized>(
     ct: &mut [u8],
     ss: &mut [u8; 32],
 ) {
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    if let Some(t) = avx2::Token::get() {
-        return avx2::encaps::<P, R>(t, rng, pk, ct, ss);
-    }
+    pqforge_core::x86_simd! {{
+        if let Some(t) = Avx2::detect() {
+            return avx2::encaps::<P, R>(t, rng, pk, ct, ss);
+        }
+    }}
     crate::kem::encaps::<P, R, Portable>(rng, pk, ct, ss);
 }
 
 /// Decapsulation (see `kem::decaps_with`) on the best backend.
 pub(crate) fn decaps<P: ParameterSet>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    if let Some(t) = avx2::Token::get() {
-        return avx2::decaps::<P>(t, sk, ct, ss);
-    }
+    pqforge_core::x86_simd! {{
+        if let Some(t) = Avx2::detect() {
+            return avx2::decaps::<P>(t, sk, ct, ss);
+        }
+    }}
     crate::kem::decaps_with::<P, Portable>(sk, ct, ss);
 }
 
 /// Backend names for the differential tests.
 #[doc(hidden)]
 pub mod testing {
+    use super::{Backend, Portable};
     use crate::ParameterSet;
+    pqforge_core::x86_simd! {
+        use super::avx2;
+        use pqforge_core::cpu::{Avx2, Avx2Pclmul};
+    }
 
-    /// The backends this build and CPU can run, portable first.
+    /// The backends this build and CPU can run, portable first:
+    /// `"portable"`, `"avx2"` (the powers of the Goppa polynomial by the
+    /// portable kernel) and `"avx2-pclmul"` (by PCLMULQDQ; the one the
+    /// dispatch picks when the CPU has both).
     #[must_use]
     pub fn available() -> &'static [&'static str] {
-        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-        if super::avx2::Token::get().is_some() {
-            return &["portable", "avx2"];
-        }
+        pqforge_core::x86_simd! {{
+            if Avx2Pclmul::detect().is_some() {
+                return &["portable", "avx2", "avx2-pclmul"];
+            }
+            if Avx2::detect().is_some() {
+                return &["portable", "avx2"];
+            }
+        }}
         &["portable"]
     }
 
@@ -333,25 +169,26 @@ pub mod testing {
         if pk.len() != P::PK_BYTES || sk.len() != P::SK_BYTES {
             return false;
         }
-        match backend {
-            "portable" => {
-                crate::keygen::keygen_derand::<P, super::Portable>(delta, pk, sk);
-                true
-            }
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            "avx2" => match super::avx2::Token::get() {
-                Some(t) => {
-                    super::avx2::keygen_derand::<P>(t, delta, pk, sk);
-                    true
-                }
-                None => false,
-            },
-            _ => false,
+        if backend == "portable" {
+            crate::keygen::keygen_derand::<P, Portable>(delta, pk, sk);
+            return true;
         }
+        pqforge_core::x86_simd! {{
+            if let (Some(t), "avx2-pclmul") = (Avx2Pclmul::detect(), backend) {
+                avx2::keygen_derand_pclmul::<P>(t, delta, pk, sk);
+                return true;
+            }
+            if let (Some(t), "avx2") = (Avx2::detect(), backend) {
+                avx2::keygen_derand::<P>(t, delta, pk, sk);
+                return true;
+            }
+        }}
+        false
     }
 
     /// Encapsulation on the named backend (`None` if unavailable), after
-    /// the checks of the contract (lengths, `prepare_ek`).
+    /// the checks of the contract (lengths, `prepare_ek`). Both AVX2
+    /// backends encapsulate alike.
     ///
     /// # Errors
     /// [`pqforge_core::Error::Length`] for wrong sizes, the public-key check.
@@ -370,18 +207,17 @@ pub mod testing {
         if let Err(e) = checks {
             return Some(Err(e));
         }
-        match backend {
-            "portable" => {
-                crate::kem::encaps::<P, R, super::Portable>(rng, pk, ct, ss);
-                Some(Ok(()))
-            }
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            "avx2" => super::avx2::Token::get().map(|t| {
-                super::avx2::encaps::<P, R>(t, rng, pk, ct, ss);
-                Ok(())
-            }),
-            _ => None,
+        if backend == "portable" {
+            crate::kem::encaps::<P, R, Portable>(rng, pk, ct, ss);
+            return Some(Ok(()));
         }
+        pqforge_core::x86_simd! {{
+            if let (Some(t), true) = (Avx2::detect(), available().contains(&backend)) {
+                avx2::encaps::<P, R>(t, rng, pk, ct, ss);
+                return Some(Ok(()));
+            }
+        }}
+        None
     }
 
     /// Decapsulation on the named backend (`None` if unavailable).
@@ -399,18 +235,17 @@ pub mod testing {
         if let Err(e) = lens {
             return Some(Err(e));
         }
-        match backend {
-            "portable" => {
-                crate::kem::decaps_with::<P, super::Portable>(sk, ct, ss);
-                Some(Ok(()))
-            }
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            "avx2" => super::avx2::Token::get().map(|t| {
-                super::avx2::decaps::<P>(t, sk, ct, ss);
-                Ok(())
-            }),
-            _ => None,
+        if backend == "portable" {
+            crate::kem::decaps_with::<P, Portable>(sk, ct, ss);
+            return Some(Ok(()));
         }
+        pqforge_core::x86_simd! {{
+            if let (Some(t), true) = (Avx2::detect(), available().contains(&backend)) {
+                avx2::decaps::<P>(t, sk, ct, ss);
+                return Some(Ok(()));
+            }
+        }}
+        None
     }
 
     /// Sorts little-endian `u32` words on the named backend (`false` if
@@ -425,18 +260,21 @@ pub mod testing {
     }
 
     fn sort(backend: &str, buf: &mut [u8], w: usize) -> bool {
-        use super::Backend;
         if !buf.len().is_multiple_of(w) || !(buf.len() / w).is_power_of_two() {
             return false;
         }
         match (backend, w) {
-            ("portable", 4) => super::Portable::sort_u32(buf),
-            ("portable", _) => super::Portable::sort_u64(buf),
-            #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-            ("avx2", _) if super::avx2::Token::get().is_some() => {
-                super::avx2::sort_checked(buf, w);
+            ("portable", 4) => Portable::sort_u32(buf),
+            ("portable", _) => Portable::sort_u64(buf),
+            _ => {
+                pqforge_core::x86_simd! {{
+                    if let (Some(t), true) = (Avx2::detect(), available().contains(&backend)) {
+                        avx2::sort(t, buf, w);
+                        return true;
+                    }
+                }}
+                return false;
             }
-            _ => return false,
         }
         true
     }

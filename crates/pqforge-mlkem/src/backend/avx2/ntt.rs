@@ -19,7 +19,6 @@ use super::poly::{barrett, fqmul, fqmul_pre, load16, regs};
 use crate::ntt::ZETAS;
 use crate::poly::{N, Poly, Q, QINV};
 
-
 /// Offsets (within a 32-coefficient register pair) of the lower butterfly
 /// inputs that land in each lane of the regrouped register, for the layers
 /// of distance 8, 4 and 2 (see `regroup8/4/2`).
@@ -135,7 +134,6 @@ fn ungroup2(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
         _mm256_shuffle_epi32::<0xD8>(b),
     )
 }
-
 
 /// Forward NTT then Barrett reduction (= `Portable::ntt`).
 #[target_feature(enable = "avx2")]

@@ -66,7 +66,6 @@ pub(super) const REJ_SPREAD: [u8; 32] = [
     4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15,
 ];
 
-
 /// Byte 0-2 of each 32-bit lane of a 128-bit half, then zeros.
 const PICK24: [u8; 32] = [
     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80, //

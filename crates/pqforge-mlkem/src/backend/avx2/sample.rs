@@ -47,7 +47,6 @@ const REJ_COUNT: [u8; 256] = {
     t
 };
 
-
 /// Compresses the even bits of a 32-bit mask into 16 bits.
 #[inline]
 fn even_bits(x: u32) -> u32 {

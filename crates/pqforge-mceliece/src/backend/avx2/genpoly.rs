@@ -12,8 +12,9 @@
 //!   then reduced modulo the field polynomial (8 per register) and the
 //!   polynomial modulo F (sparse: shifted XORs of 8-slot chunks, from the
 //!   top). Squares (the even powers) cost one carry-less square per word.
-//!   PCLMULQDQ is checked at run time (an AVX2 token does not prove it);
-//!   without it the portable kernel runs.
+//!   This kernel needs PCLMULQDQ as well (the `Avx2Pclmul` token); on a
+//!   CPU with AVX2 alone the dispatch runs key generation with the
+//!   portable kernel of this step.
 //! * Row operations: 16 coefficients per register. `rk ^= t rj` is
 //!   `sum_i [bit i of t] (rj x^i)`: the m rows `rj x^i` are tabulated once
 //!   per pivot, the m bit masks of `t` once per row, so a 16-lane block
@@ -23,7 +24,6 @@
 //! Everything is branch-free on secrets: masks come from arithmetic
 //! shifts, PCLMULQDQ and the vector instructions used take the same time
 //! for every operand.
-#![allow(unsafe_code)]
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_loadu_si128,
@@ -33,9 +33,9 @@ use core::arch::x86_64::{
     _mm256_srai_epi16, _mm256_srl_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_sub_epi32,
 };
 
-use super::avx2::{and, ld, st as sto, wipe256, xor};
+use super::simd::{and, ld, st as sto, wipe128, wipe256, xor};
 use crate::ParameterSet;
-use crate::genpoly::{self, MAX_STRIDE, MAX_T, get16, mulx, poly_low, set16, stride};
+use crate::genpoly::{MAX_STRIDE, MAX_T, get16, mulx, poly_low, set16, stride};
 use crate::gf::{self, MAX_M};
 
 /// 256-bit blocks of the widest row.
@@ -85,16 +85,6 @@ fn st4(s: &mut [u32], i: usize, v: __m128i) {
     unsafe { _mm_storeu_si128(s.as_mut_ptr().cast(), v) }
 }
 
-/// As [`wipe256`], for 128-bit registers.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn wipe128(v: &mut [__m128i]) {
-    for x in v.iter_mut() {
-        // SAFETY: as in `wipe256`.
-        unsafe { core::ptr::write_volatile(x, _mm_setzero_si128()) };
-    }
-}
-
 /// Moves bit `m - 1` of every 16-bit lane to bit 15 (the first mask of a
 /// descending bit walk: `srai 15`, then shift left by one per bit).
 #[inline]
@@ -119,18 +109,6 @@ fn mulx16(m: usize, v: __m256i) -> __m256i {
 
 // ---------------------------------------------------------------------------
 // Powers.
-
-/// Step 1 of `genpoly` (see `Backend::gp_powers`).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn powers<P: ParameterSet>(f: &[u16], mat: &mut [u8]) {
-    if pqforge_core::cpu::pclmulqdq() {
-        // SAFETY: PCLMULQDQ support was just checked; AVX2 holds here.
-        unsafe { powers_clmul::<P>(f, mat) }
-    } else {
-        genpoly::powers_portable::<P>(f, mat);
-    }
-}
 
 /// An operand of the Kronecker product, prepared for two Karatsuba
 /// levels: per block of four 64-bit words (8 slots), the units (pairs of
@@ -290,10 +268,10 @@ fn reduce_prod<P: ParameterSet>(sl: &mut [u32; NS], nk: usize) {
     }
 }
 
-/// Powers with PCLMULQDQ: `f^(2k) = (f^k)^2` (column `k` read back),
-/// `f^(2k+1) = f^(2k) f`.
+/// Step 1 of `genpoly` (see `Backend::gp_powers`), with PCLMULQDQ:
+/// `f^(2k) = (f^k)^2` (column `k` read back), `f^(2k+1) = f^(2k) f`.
 #[target_feature(enable = "avx2,pclmulqdq")]
-fn powers_clmul<P: ParameterSet>(f: &[u16], mat: &mut [u8]) {
+pub(super) fn powers<P: ParameterSet>(f: &[u16], mat: &mut [u8]) {
     let t = P::T;
     let st = stride::<P>();
     let nk = t.div_ceil(8);
@@ -342,7 +320,7 @@ fn powers_clmul<P: ParameterSet>(f: &[u16], mat: &mut [u8]) {
 /// `genpoly::forward_portable`, which this mirrors 16 lanes at a time).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn forward<P: ParameterSet>(mat: &mut [u8]) -> u16 {
+pub(super) fn forward<P: ParameterSet>(mat: &mut [u8]) -> u16 {
     let (m, t) = (P::M, P::T);
     let st = stride::<P>();
     let nb = st / 32;
@@ -418,7 +396,7 @@ pub(crate) fn forward<P: ParameterSet>(mat: &mut [u8]) -> u16 {
 /// `genpoly::back_portable`).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn back<P: ParameterSet>(mat: &[u8], out: &mut [u16]) {
+pub(super) fn back<P: ParameterSet>(mat: &[u8], out: &mut [u16]) {
     let (m, t) = (P::M, P::T);
     let st = stride::<P>();
     let nb = st / 32;
