@@ -5,7 +5,9 @@
 //! complex values f(zeta_j), real parts in [0, n/2), imaginary parts in
 //! [n/2, n), in the bit-reversed order of the reference implementation.
 //! The operation order of every formula follows the reference exactly, so
-//! that results are bit-identical (no fused multiply-add anywhere).
+//! that results are bit-identical (no fused multiply-add anywhere). The
+//! transforms are backend kernels ([`crate::backend::Backend::fft`]): the
+//! protocol calls them through the backend, the portable bodies are here.
 
 use crate::fpr::{Fpr, GM, P2_TAB};
 
@@ -30,35 +32,9 @@ fn gm(k: usize) -> (Fpr, Fpr) {
     (GM[k << 1], GM[(k << 1) + 1])
 }
 
-/// In-place FFT of `f` (n = 2^logn coefficients); AVX2 when available
-/// (bit-identical).
+/// In-place FFT of `f` (n = 2^logn coefficients): the portable kernel of
+/// [`crate::backend::Backend::fft`].
 pub(crate) fn fft(f: &mut [Fpr], logn: u32) {
-    #[cfg(all(
-        target_arch = "x86_64",
-        not(feature = "fpr-emulated"),
-        not(pqforge_backend = "portable")
-    ))]
-    if crate::fft_avx2::try_fft(f, logn) {
-        return;
-    }
-    fft_portable(f, logn);
-}
-
-/// In-place inverse FFT of `f`; AVX2 when available (bit-identical).
-pub(crate) fn ifft(f: &mut [Fpr], logn: u32) {
-    #[cfg(all(
-        target_arch = "x86_64",
-        not(feature = "fpr-emulated"),
-        not(pqforge_backend = "portable")
-    ))]
-    if crate::fft_avx2::try_ifft(f, logn) {
-        return;
-    }
-    ifft_portable(f, logn);
-}
-
-/// Portable FFT (the reference for the AVX2 one).
-pub(crate) fn fft_portable(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
     let mut t = hn;
@@ -84,8 +60,9 @@ pub(crate) fn fft_portable(f: &mut [Fpr], logn: u32) {
     }
 }
 
-/// Portable inverse FFT (the reference for the AVX2 one).
-pub(crate) fn ifft_portable(f: &mut [Fpr], logn: u32) {
+/// In-place inverse FFT of `f`: the portable kernel of
+/// [`crate::backend::Backend::ifft`].
+pub(crate) fn ifft(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
     let mut t = 1;

@@ -10,8 +10,8 @@
 
 // SSE2 intrinsics are `unsafe` to call from code without an explicit
 // `#[target_feature]`; SSE2 is part of the x86_64 baseline, so every call
-// below is sound. (The other modules with `unsafe` are the AVX2 ones:
-// `mq_avx2`, `fft_avx2`, `chacha_avx2`.)
+// below is sound. (The other module with `unsafe` is the AVX2 backend,
+// `backend::avx2`.)
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{_mm_cvtsd_f64, _mm_cvtsd_si64, _mm_cvttsd_si64, _mm_set_sd, _mm_sqrt_pd};

@@ -1,5 +1,6 @@
-//! Internals exposed for the differential tests of the floating-point
-//! backends. Not part of the stable API.
+//! Internals exposed for the differential tests (binary64 backends, AVX2
+//! against portable kernels) and the fuzz targets. Not part of the stable
+//! API.
 
 /// The integer emulation of binary64 (always compiled).
 pub use crate::fpr_emu::Fpr as EmuFpr;
@@ -11,26 +12,35 @@ pub use crate::fpr_native::Fpr as NativeFpr;
 /// the bytes consumed (for the fuzz targets).
 #[must_use]
 pub fn comp_decode(x: &mut [i16], input: &[u8]) -> Option<usize> {
-    crate::codec::comp_decode(x, input)
+    crate::codec::comp_decode::<crate::codec::Msb>(x, input, crate::codec::ROUND3_COMP_BOUND)
 }
 
 /// Round-3 compressed encoding of s2; `None` if a value is out of range or
 /// `out` is too short (for the fuzz targets).
 #[must_use]
 pub fn comp_encode(out: &mut [u8], x: &[i16]) -> Option<usize> {
-    crate::codec::comp_encode(out, x)
+    crate::codec::comp_encode::<crate::codec::Msb>(out, x, crate::codec::ROUND3_COMP_BOUND)
 }
 
 /// Round-3 public-key body (14 bits per value, big-endian packing): decodes
 /// `x.len()` values (for the fuzz targets).
 #[must_use]
 pub fn modq_decode(x: &mut [u16], input: &[u8]) -> Option<usize> {
-    crate::codec::modq_decode(x, input)
+    crate::codec::modq_decode::<crate::codec::Msb>(x, input)
 }
 
 /// Round-3 public-key body encoder; `out` is exactly 14 n / 8 bytes.
 pub fn modq_encode(out: &mut [u8], x: &[u16]) {
-    crate::codec::modq_encode(out, x);
+    crate::codec::modq_encode::<crate::codec::Msb>(out, x);
+}
+
+pqforge_core::x86_simd! {
+    /// Differential checks of the AVX2 backend against the portable one
+    /// (`tests/backends.rs`): every kernel on random inputs, whole
+    /// operations from given seeds.
+    pub mod backends {
+        pub use crate::backend::check::{kernels, operations};
+    }
 }
 
 /// FN-DSA (putative draft) codecs for the fuzz targets.

@@ -3,6 +3,7 @@
 //! driven by SHAKE256, the Gram-Schmidt norm check, h = g/f mod q, and the
 //! NTRU solver for F (G is recomputed when signing).
 
+use crate::backend::Backend;
 use crate::codec::MAX_FG_BITS;
 use crate::ct_util::declassify_bool;
 use crate::fft;
@@ -61,9 +62,9 @@ pub(crate) trait TailCount {
 }
 
 /// The portable [`TailCount`].
-struct Portable;
+pub(crate) struct PortableTail;
 
-impl TailCount for Portable {
+impl TailCount for PortableTail {
     #[inline(always)]
     fn tail_count(&self, r: u64) -> u32 {
         let mut cnt = 0u32;
@@ -102,18 +103,10 @@ fn mkgauss<T: TailCount>(rng: &mut ShakeU64, logn: u32, tc: &T) -> i32 {
 }
 
 /// A small polynomial with coefficients in [-127, 127] and odd parity of
-/// the coefficient sum (so that the resultant with X^n+1 is odd).
-fn poly_small_mkgauss(rng: &mut ShakeU64, f: &mut [i8], logn: u32) {
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    if crate::keygen_avx2::try_poly_small_mkgauss(rng, f, logn) {
-        return;
-    }
-    poly_small_mkgauss_gen(rng, f, logn, &Portable);
-}
-
-/// Body of [`poly_small_mkgauss`], for either [`TailCount`].
+/// the coefficient sum (so that the resultant with X^n+1 is odd), with
+/// either [`TailCount`]: the body of [`Backend::gauss_poly`].
 #[inline(always)]
-pub(crate) fn poly_small_mkgauss_gen<T: TailCount>(
+pub(crate) fn poly_small_mkgauss<T: TailCount>(
     rng: &mut ShakeU64,
     f: &mut [i8],
     logn: u32,
@@ -155,25 +148,45 @@ fn poly_small_sqnorm(f: &[i8]) -> u32 {
     s | (ng >> 31).wrapping_neg()
 }
 
+/// h = g / f mod q ([`compute_public`]); false if f is not invertible.
+/// Not inlined: its scratch stays off the frame that is live across the
+/// NTRU solver (the deepest keygen call chain, which bounds the
+/// Cortex-M4 peak stack).
+#[inline(never)]
+fn public_key<B: Backend>(b: B, h: &mut [u16], f: &[i8], g: &[i8], logn: u32) -> bool {
+    let mut t16 = [0u16; 1024];
+    let ok = compute_public(b, h, f, g, logn, &mut t16);
+    // NTT(f) is secret.
+    zeroize::Zeroize::zeroize(&mut t16);
+    ok
+}
+
+/// The outputs of key generation: f, g, F and the public h = g / f mod q
+/// (plain form), n = 2^logn values each.
+pub(crate) struct NewKey<'a> {
+    pub(crate) f: &'a mut [i8],
+    pub(crate) g: &'a mut [i8],
+    pub(crate) ff: &'a mut [i8],
+    pub(crate) h: &'a mut [u16],
+}
+
 /// Generates (f, g, F, h) from the seeded SHAKE256 `rng`.
 /// Scratch: `tmp` >= 8n words, `ftmp` >= 3n values.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn keygen(
+pub(crate) fn keygen<B: Backend>(
+    b: B,
     rng: &mut Shake256,
-    f: &mut [i8],
-    g: &mut [i8],
-    ff: &mut [i8],
-    h: &mut [u16],
+    key: NewKey<'_>,
     logn: u32,
     tmp: &mut [u32],
     ftmp: &mut [Fpr],
 ) {
+    let NewKey { f, g, ff, h } = key;
     let n = 1usize << logn;
     let mut rng = ShakeU64::new(rng);
     let rng = &mut rng;
     loop {
-        poly_small_mkgauss(rng, &mut f[..n], logn);
-        poly_small_mkgauss(rng, &mut g[..n], logn);
+        b.gauss_poly(rng, &mut f[..n], logn);
+        b.gauss_poly(rng, &mut g[..n], logn);
 
         // Coefficients must fit the secret-key encoding.
         let lim = 1i32 << (MAX_FG_BITS[logn as usize] - 1);
@@ -209,8 +222,8 @@ pub(crate) fn keygen(
                 rt1[u] = Fpr::of(i64::from(f[u]));
                 rt2[u] = Fpr::of(i64::from(g[u]));
             }
-            fft::fft(rt1, logn);
-            fft::fft(rt2, logn);
+            b.fft(rt1, logn);
+            b.fft(rt2, logn);
             fft::invnorm2_fft(rt3, rt1, rt2, logn);
             fft::adj_fft(rt1, logn);
             fft::adj_fft(rt2, logn);
@@ -218,8 +231,8 @@ pub(crate) fn keygen(
             fft::mulconst(rt2, fpr::Q, logn);
             fft::mul_autoadj_fft(rt1, rt3, logn);
             fft::mul_autoadj_fft(rt2, rt3, logn);
-            fft::ifft(rt1, logn);
-            fft::ifft(rt2, logn);
+            b.ifft(rt1, logn);
+            b.ifft(rt2, logn);
             let mut bnorm = fpr::ZERO;
             for u in 0..n {
                 bnorm = bnorm + rt1[u].sqr();
@@ -231,16 +244,12 @@ pub(crate) fn keygen(
             }
         }
 
-        {
-            let mut t16 = [0u16; 1024];
-            let ok = compute_public(h, &f[..n], &g[..n], logn, &mut t16);
-            if !ok {
-                continue;
-            }
+        if !public_key(b, h, &f[..n], &g[..n], logn) {
+            continue;
         }
 
         let lim = (1i32 << (crate::codec::MAX_FG_BITS_BIG[logn as usize] - 1)) - 1;
-        if !solve_ntru(logn, ff, &f[..n], &g[..n], lim, tmp, ftmp) {
+        if !solve_ntru(b, &f[..n], &g[..n], ff, lim, tmp, ftmp) {
             continue;
         }
         break;

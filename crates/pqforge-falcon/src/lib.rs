@@ -48,6 +48,13 @@
 //! is native `f64` on x86_64 and an integer emulation of binary64 elsewhere
 //! (or with the crate feature `fpr-emulated`); see [`FPR_BACKEND`].
 //!
+//! Each call checks the CPU once and runs the whole operation with one
+//! backend: on x86_64 with AVX2, AVX2 kernels (FFT on native `f64`, the
+//! NTTs modulo q and modulo the key-generation primes, the sampler's
+//! ChaCha20, big-integer residues, CRT and products); otherwise, or when
+//! built with `--cfg pqforge_backend="portable"`, the portable kernels
+//! (what the Cortex-M4 runs). Both give the same bytes.
+//!
 //! ```
 //! use pqforge_falcon::{Falcon512, SignatureScheme, SigningKey, VerifyingKey};
 //! # let mut rng = pqforge_core::kat::KatSource::new(pqforge_core::KatRng::NistDrbg, &[1u8; 48]);
@@ -67,51 +74,41 @@
 //! assert!(Falcon512::sign_with(&sk, b"msg", &opts, &mut rng).is_err());
 //! ```
 //!
-//! Peak stack of the one-shot dynamic calls (x86_64, release, stack
-//! painting): Falcon-512 keygen 42 KB, sign 48 KB, verify 9.5 KB;
-//! Falcon-1024 keygen 74 KB, sign 91 KB, verify 11.6 KB; FN-DSA-512 keygen
-//! 45 KB, sign 47 KB, verify 5.4 KB; FN-DSA-1024 keygen 80 KB, sign 91 KB,
-//! verify 9.5 KB.
+//! Peak stack of the one-shot dynamic calls (x86_64 with AVX2, release,
+//! stack painting, `pqforge bench`): Falcon-512 keygen 48 KB, sign 44 KB,
+//! verify 7.3 KB; Falcon-1024 keygen 82 KB, sign 82 KB, verify 7.3 KB;
+//! FN-DSA-512 keygen 48 KB, sign 43 KB, verify 3.2 KB; FN-DSA-1024 keygen
+//! 82 KB, sign 81 KB, verify 5.2 KB.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // No heap: scratch buffers are fixed-size stack arrays by design.
 #![allow(clippy::large_stack_arrays)]
 
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod chacha_avx2;
+mod backend;
 mod codec;
 mod ct_util;
+mod digits;
 mod fft;
-#[cfg(all(
-    target_arch = "x86_64",
-    not(feature = "fpr-emulated"),
-    not(pqforge_backend = "portable")
-))]
-mod fft_avx2;
 #[cfg(feature = "fndsa")]
 #[cfg_attr(docsrs, doc(cfg(feature = "fndsa")))]
 pub mod fndsa;
 mod fpr;
 mod fpr_emu;
+// The native binary64 backend of `Fpr` (SSE2, the x86_64 baseline): a
+// floating-point representation, not a SIMD backend, so it does not
+// depend on `pqforge_backend` (see `fpr`).
 #[cfg(target_arch = "x86_64")]
 mod fpr_native;
 mod keygen;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod keygen_avx2;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod mq_avx2;
+mod modp;
+mod mq;
 mod ntru;
-mod ntru_check;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod ntt_avx2;
 mod rng;
 mod scheme;
 mod sign;
 mod tables;
 mod vrfy;
 mod zint;
-#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-mod zint_avx2;
 
 #[doc(hidden)]
 pub mod internals;
@@ -209,10 +206,13 @@ fn detached<const N: usize, const T: usize>(
     out[0] = 0x30 + logn as u8;
     out[1..=NONCE_LEN].copy_from_slice(nonce);
     let body = &mut out[1 + NONCE_LEN..total];
-    let len = scheme::sign_core::<N, T>(key, logn, nonce, seed, msg, body, fmt == Format::Padded);
+    let len = backend::sign::<N, T>(key, logn, nonce, seed, msg, body);
     match fmt {
         Format::Compressed => 1 + NONCE_LEN + len,
-        Format::Padded => total,
+        Format::Padded => {
+            body[len..].fill(0);
+            total
+        }
     }
 }
 
@@ -292,11 +292,11 @@ macro_rules! falcon_set {
             type SkState = FalconSkState<$n>;
 
             fn prepare_vk(vk: &[u8; $pk]) -> Result<FalconVkState<$n>, Error> {
-                scheme::decode_pk::<$n>(vk, $logn)
+                backend::decode_pk::<$n>(vk, $logn)
             }
 
             fn prepare_sk(sk: &[u8; $sk]) -> Result<FalconSkState<$n>, Error> {
-                scheme::decode_sk::<$n>(sk, $logn)
+                backend::decode_sk::<$n>(sk, $logn)
             }
 
             fn keygen_derand_into(
@@ -304,11 +304,11 @@ macro_rules! falcon_set {
                 vk: &mut [u8; $pk],
                 sk: &mut [u8; $sk],
             ) -> (FalconVkState<$n>, FalconSkState<$n>) {
-                scheme::keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
+                backend::keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
             }
 
             fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut [u8; $pk]) -> FalconVkState<$n> {
-                scheme::derive_pk::<$n>(sk.state(), $logn, vk)
+                backend::derive_pk::<$n>(sk.state(), $logn, vk)
             }
 
             /// Pure message only (round 3 defines no options).
@@ -332,7 +332,7 @@ macro_rules! falcon_set {
                 _opts: &SignOptions<'_>,
                 sig: &[u8],
             ) -> Result<(), Error> {
-                scheme::verify_detached(&vk.state().h, $logn, msg, sig, $fmt)
+                backend::verify(&vk.state().h, $logn, msg, sig, $fmt)
             }
 
             /// The round-3 KAT signed message, at most.
@@ -353,7 +353,7 @@ macro_rules! falcon_set {
 
             /// Opens a round-3 KAT signed message.
             fn open_into<'m>(vk: PreparedVk<'_, Self>, sm: &'m [u8]) -> Result<&'m [u8], Error> {
-                let r = scheme::open_sm(&vk.state().h, $logn, sm)?;
+                let r = backend::open(&vk.state().h, $logn, sm)?;
                 Ok(&sm[r])
             }
         }
@@ -383,7 +383,7 @@ fn kat_sign_impl<const N: usize, const T: usize, R: CryptoRng + ?Sized>(
     sm[pm..pm + msg.len()].copy_from_slice(msg);
     sm[pm + msg.len()] = 0x20 + logn as u8;
     let body = &mut sm[pm + msg.len() + 1..total_max];
-    let len = scheme::sign_core::<N, T>(&Key::Dyn(s), logn, &nonce, &seed, msg, body, false);
+    let len = backend::sign::<N, T>(&Key::Dyn(s), logn, &nonce, &seed, msg, body);
     seed.zeroize();
     let sl = len + 1;
     sm[0] = (sl >> 8) as u8;
@@ -422,7 +422,7 @@ macro_rules! expanded_impl {
             pub fn new(sk: &FalconSkState<$n>) -> Self {
                 let mut data = [fpr::ZERO; $e];
                 let mut tmp = [fpr::ZERO; { 6 * $n }];
-                sign::expand_privkey(&mut data, &sk.f, &sk.g, &sk.ff, &sk.gg, $logn, &mut tmp);
+                backend::expand(&mut data, &sk.key(), $logn, &mut tmp);
                 tmp.zeroize();
                 Self { data }
             }

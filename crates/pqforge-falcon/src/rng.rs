@@ -5,18 +5,22 @@
 use pqforge_core::keccak::Shake256;
 use zeroize::Zeroize;
 
+use crate::backend::Backend;
+
 /// Bytes produced per refill: 8 interleaved ChaCha20 blocks.
-const BUF_LEN: usize = 512;
+pub(crate) const BUF_LEN: usize = 512;
 
 /// The sampler PRNG: ChaCha20 (20 rounds) keyed by 48 bytes of SHAKE256
 /// output plus a 64-bit block counter; 8 blocks per refill, output words
 /// interleaved (block u, word v -> bytes `4u + 32v .. +4`).
-pub(crate) struct Prng {
+/// The backend `B` runs the refills.
+pub(crate) struct Prng<B> {
     buf: [u8; BUF_LEN],
     ptr: usize,
     /// Words 4..16 of the ChaCha20 input (key, then nonce words).
     key: [u32; 12],
     cc: u64,
+    b: B,
 }
 
 const CW: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
@@ -33,10 +37,10 @@ fn qround(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
     s[b] = (s[b] ^ s[c]).rotate_left(7);
 }
 
-impl Prng {
+impl<B: Backend> Prng<B> {
     /// Seeds from 56 bytes of `src` (48 key bytes, 8 counter bytes, all
     /// little-endian) and fills the buffer.
-    pub(crate) fn new(src: &mut Shake256) -> Self {
+    pub(crate) fn new(b: B, src: &mut Shake256) -> Self {
         let mut tmp = [0u8; 56];
         src.squeeze(&mut tmp);
         let mut key = [0u32; 12];
@@ -52,56 +56,16 @@ impl Prng {
             ptr: 0,
             key,
             cc,
+            b,
         };
         p.refill();
         p
     }
 
-    pub(crate) fn refill(&mut self) {
-        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-        if crate::chacha_avx2::try_refill(&mut self.buf, &self.key, self.cc) {
-            self.cc = self.cc.wrapping_add(8);
-            self.ptr = 0;
-            return;
-        }
-        self.refill_portable();
-    }
-
-    /// Portable refill (the reference for the AVX2 one).
-    pub(crate) fn refill_portable(&mut self) {
-        let mut cc = self.cc;
-        for u in 0..8 {
-            let mut st = [0u32; 16];
-            st[..4].copy_from_slice(&CW);
-            st[4..].copy_from_slice(&self.key);
-            st[14] ^= cc as u32;
-            st[15] ^= (cc >> 32) as u32;
-            for _ in 0..10 {
-                qround(&mut st, 0, 4, 8, 12);
-                qround(&mut st, 1, 5, 9, 13);
-                qround(&mut st, 2, 6, 10, 14);
-                qround(&mut st, 3, 7, 11, 15);
-                qround(&mut st, 0, 5, 10, 15);
-                qround(&mut st, 1, 6, 11, 12);
-                qround(&mut st, 2, 7, 8, 13);
-                qround(&mut st, 3, 4, 9, 14);
-            }
-            for v in 0..4 {
-                st[v] = st[v].wrapping_add(CW[v]);
-            }
-            for v in 4..14 {
-                st[v] = st[v].wrapping_add(self.key[v - 4]);
-            }
-            st[14] = st[14].wrapping_add(self.key[10] ^ (cc as u32));
-            st[15] = st[15].wrapping_add(self.key[11] ^ ((cc >> 32) as u32));
-            cc = cc.wrapping_add(1);
-            for (v, w) in st.iter().enumerate() {
-                let o = (u << 2) + (v << 5);
-                self.buf[o..o + 4].copy_from_slice(&w.to_le_bytes());
-            }
-            st.zeroize();
-        }
-        self.cc = cc;
+    /// The next eight blocks.
+    fn refill(&mut self) {
+        self.b.chacha20x8(&mut self.buf, &self.key, self.cc);
+        self.cc = self.cc.wrapping_add(8);
         self.ptr = 0;
     }
 
@@ -132,11 +96,50 @@ impl Prng {
     }
 }
 
-impl Drop for Prng {
+impl<B> Drop for Prng<B> {
     fn drop(&mut self) {
         self.buf.zeroize();
         self.key.zeroize();
         self.cc.zeroize();
+    }
+}
+
+/// Eight ChaCha20 blocks for the counters `cc .. cc + 8` (words 4..16 of
+/// the input in `key`, the counter XORed into words 14 and 15), output
+/// words interleaved into `buf` (block u, word v at bytes `4u + 32v`): the
+/// portable kernel of [`Backend::chacha20x8`].
+pub(crate) fn chacha20x8(buf: &mut [u8; BUF_LEN], key: &[u32; 12], cc: u64) {
+    let mut cc = cc;
+    for u in 0..8 {
+        let mut st = [0u32; 16];
+        st[..4].copy_from_slice(&CW);
+        st[4..].copy_from_slice(key);
+        st[14] ^= cc as u32;
+        st[15] ^= (cc >> 32) as u32;
+        for _ in 0..10 {
+            qround(&mut st, 0, 4, 8, 12);
+            qround(&mut st, 1, 5, 9, 13);
+            qround(&mut st, 2, 6, 10, 14);
+            qround(&mut st, 3, 7, 11, 15);
+            qround(&mut st, 0, 5, 10, 15);
+            qround(&mut st, 1, 6, 11, 12);
+            qround(&mut st, 2, 7, 8, 13);
+            qround(&mut st, 3, 4, 9, 14);
+        }
+        for v in 0..4 {
+            st[v] = st[v].wrapping_add(CW[v]);
+        }
+        for v in 4..14 {
+            st[v] = st[v].wrapping_add(key[v - 4]);
+        }
+        st[14] = st[14].wrapping_add(key[10] ^ (cc as u32));
+        st[15] = st[15].wrapping_add(key[11] ^ ((cc >> 32) as u32));
+        cc = cc.wrapping_add(1);
+        for (v, w) in st.iter().enumerate() {
+            let o = (u << 2) + (v << 5);
+            buf[o..o + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        st.zeroize();
     }
 }
 
@@ -210,30 +213,6 @@ mod tests {
         let mut r = ShakeU64::new(&mut b);
         for _ in 0..100 {
             assert_eq!(shake_u64(&mut a), r.next_u64());
-        }
-    }
-
-    /// The dispatched refill (AVX2 when available) equals the portable one,
-    /// including counters that carry into the high word.
-    #[test]
-    fn refill_matches_portable() {
-        for (k, cc) in [0u64, 0xFFFF_FFFC, 0x1_FFFF_FFFB, u64::MAX - 3]
-            .into_iter()
-            .enumerate()
-        {
-            let mut sc = shake_from_seed(&[k as u8; 5]);
-            let mut a = Prng::new(&mut sc);
-            let mut sc = shake_from_seed(&[k as u8; 5]);
-            let mut b = Prng::new(&mut sc);
-            assert_eq!(a.buf, b.buf);
-            a.cc = cc;
-            b.cc = cc;
-            for _ in 0..3 {
-                a.refill();
-                b.refill_portable();
-                assert_eq!(a.buf, b.buf);
-                assert_eq!(a.cc, b.cc);
-            }
         }
     }
 }

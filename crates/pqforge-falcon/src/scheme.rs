@@ -11,17 +11,26 @@ use pqforge_core::Error;
 use pqforge_core::keccak::Shake256;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::backend::Backend;
 use crate::codec::{
-    MAX_FG_BITS, MAX_FG_BITS_BIG, comp_decode, comp_encode, modq_decode, modq_encode,
-    trim_i8_decode, trim_i8_encode,
+    MAX_FG_BITS, MAX_FG_BITS_BIG, Msb, ROUND3_COMP_BOUND, comp_decode, comp_encode, modq_decode,
+    modq_encode, trim_i8_decode, trim_i8_encode,
 };
 use crate::ct_util::{declassify, declassify_bool};
 use crate::fpr::{self, Fpr};
+use crate::ntru::NtruKey;
 use crate::rng::shake_from_seed;
 use crate::vrfy::{
     complete_from_h, complete_private, compute_public, hash_to_point, to_ntt_monty, verify_raw,
 };
 use crate::{keygen, sign};
+
+/// A scratch buffer on a cache-line boundary: the AVX2 kernels' 32-byte
+/// loads and stores and the buffer copies then never straddle two lines
+/// (otherwise the frame layout decides; measurably slower when it does
+/// not align them).
+#[repr(align(64))]
+pub(crate) struct Aligned<T>(pub(crate) T);
 
 /// Nonce length in bytes.
 pub const NONCE_LEN: usize = 40;
@@ -81,13 +90,17 @@ impl<const N: usize> fmt::Debug for FalconVkState<N> {
 
 /// Checks a public-key encoding (header 0x00+logn, 14-bit values < q; the
 /// length is the array's) and converts h for [`verify_raw`].
-pub(crate) fn decode_pk<const N: usize>(pk: &[u8], logn: u32) -> Result<FalconVkState<N>, Error> {
+pub(crate) fn decode_pk<B: Backend, const N: usize>(
+    b: B,
+    pk: &[u8],
+    logn: u32,
+) -> Result<FalconVkState<N>, Error> {
     if pk[0] != logn as u8 {
         return Err(Error::Encoding("public key header"));
     }
     let mut st = FalconVkState::default();
-    modq_decode(&mut st.h, &pk[1..]).ok_or(Error::Encoding("public key coefficient"))?;
-    to_ntt_monty(&mut st.h, logn);
+    modq_decode::<Msb>(&mut st.h, &pk[1..]).ok_or(Error::Encoding("public key coefficient"))?;
+    to_ntt_monty(b, &mut st.h, logn);
     Ok(st)
 }
 
@@ -110,6 +123,18 @@ impl<const N: usize> Default for FalconSkState<N> {
             g: [0; N],
             ff: [0; N],
             gg: [0; N],
+        }
+    }
+}
+
+impl<const N: usize> FalconSkState<N> {
+    /// The four polynomials.
+    pub(crate) fn key(&self) -> NtruKey<'_> {
+        NtruKey {
+            f: &self.f,
+            g: &self.g,
+            ff: &self.ff,
+            gg: &self.gg,
         }
     }
 }
@@ -141,7 +166,11 @@ impl<const N: usize> fmt::Debug for FalconSkState<N> {
 /// from f G - g F = q. CT: only the overall validity bit is declassified.
 /// Not inlined, so that its scratch is off the stack while signing.
 #[inline(never)]
-pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FalconSkState<N>, Error> {
+pub(crate) fn decode_sk<B: Backend, const N: usize>(
+    b: B,
+    sk: &[u8],
+    logn: u32,
+) -> Result<FalconSkState<N>, Error> {
     pqforge_core::check_len("secret key", sk_len(logn), sk.len())?;
     let mut s = FalconSkState::<N>::default();
     let mut ok = pqforge_core::ct::eq_mask_u32(u32::from(sk[0]), 0x50 + logn);
@@ -152,8 +181,8 @@ pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FalconSk
         (&mut s.g, fgb),
         (&mut s.ff, MAX_FG_BITS_BIG[logn as usize]),
     ] {
-        let (len, valid) =
-            trim_i8_decode(dst, bits, &sk[u..]).ok_or(Error::InvalidKey("secret key length"))?;
+        let (len, valid) = trim_i8_decode::<Msb>(dst, bits, &sk[u..])
+            .ok_or(Error::InvalidKey("secret key length"))?;
         ok &= valid;
         u += len;
     }
@@ -162,11 +191,11 @@ pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FalconSk
         return Err(Error::InvalidKey("secret key encoding"));
     }
     let mut t = [0u16; 2048];
-    let done = complete_private(&mut s.gg, &s.f, &s.g, &s.ff, logn, &mut t);
+    let done = complete_private(b, &mut s.gg, &s.f, &s.g, &s.ff, logn, &mut t);
     if !done {
         return Err(Error::InvalidKey("secret key does not complete"));
     }
-    let ok = crate::ntru_check::ntru_equation_mask(&s.f, &s.g, &s.ff, &s.gg, logn);
+    let ok = crate::ntru::check::ntru_equation_mask::<B, N>(b, &s.key(), logn);
     // CT: whether the secret key is well formed is public.
     if !declassify_bool(ok == u32::MAX) {
         return Err(Error::InvalidKey("secret key fails the NTRU equation"));
@@ -177,22 +206,24 @@ pub(crate) fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FalconSk
 /// Key generation from a 48-byte seed (the SHAKE256 input): writes the
 /// encoded keys and returns their prepared states. `T` >= 8N (u32
 /// scratch), `FT` >= 3N (floating-point scratch).
-pub(crate) fn keygen<const N: usize, const T: usize, const FT: usize>(
+pub(crate) fn keygen<B: Backend, const N: usize, const T: usize, const FT: usize>(
+    b: B,
     seed: &[u8; SEED_LEN],
     logn: u32,
     pk: &mut [u8],
     sk: &mut [u8],
 ) -> (FalconVkState<N>, FalconSkState<N>) {
     let mut out = (FalconVkState::<N>::default(), FalconSkState::<N>::default());
-    keygen_from_seed::<N, T, FT>(seed, logn, pk, sk, &mut out.1, &mut out.0);
-    complete_generated(&mut out.1, &out.0, logn);
+    keygen_from_seed::<B, N, T, FT>(b, seed, logn, pk, sk, &mut out.1, &mut out.0);
+    complete_generated(b, &mut out.1, &out.0, logn);
     out
 }
 
 /// The key generation proper: f, g, F into `st`, h into `vst`, the
 /// encoded keys into `pk` and `sk`.
 #[inline(never)]
-fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
+fn keygen_from_seed<B: Backend, const N: usize, const T: usize, const FT: usize>(
+    b: B,
     seed: &[u8; SEED_LEN],
     logn: u32,
     pk: &mut [u8],
@@ -201,11 +232,17 @@ fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
     vst: &mut FalconVkState<N>,
 ) {
     let mut rng = shake_from_seed(seed);
-    let mut tmp = [0u32; T];
-    let mut ftmp = [fpr::ZERO; FT];
-    keygen::keygen(
-        &mut rng, &mut st.f, &mut st.g, &mut st.ff, &mut vst.h, logn, &mut tmp, &mut ftmp,
-    );
+    let mut tmp = Aligned([0u32; T]);
+    let tmp = &mut tmp.0;
+    let mut ftmp = Aligned([fpr::ZERO; FT]);
+    let ftmp = &mut ftmp.0;
+    let key = keygen::NewKey {
+        f: &mut st.f,
+        g: &mut st.g,
+        ff: &mut st.ff,
+        h: &mut vst.h,
+    };
+    keygen::keygen(b, &mut rng, key, logn, tmp, ftmp);
     drop(rng);
     tmp.zeroize();
     ftmp.zeroize();
@@ -213,35 +250,41 @@ fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
     sk[0] = 0x50 + logn as u8;
     let fgb = MAX_FG_BITS[logn as usize];
     let mut u = 1;
-    u += trim_i8_encode(&mut sk[u..], &st.f, fgb);
-    u += trim_i8_encode(&mut sk[u..], &st.g, fgb);
-    u += trim_i8_encode(&mut sk[u..], &st.ff, MAX_FG_BITS_BIG[logn as usize]);
+    u += trim_i8_encode::<Msb>(&mut sk[u..], &st.f, fgb);
+    u += trim_i8_encode::<Msb>(&mut sk[u..], &st.g, fgb);
+    u += trim_i8_encode::<Msb>(&mut sk[u..], &st.ff, MAX_FG_BITS_BIG[logn as usize]);
     debug_assert_eq!(u, sk.len());
 
-    public_key_out(vst, logn, pk);
+    public_key_out(b, vst, logn, pk);
 }
 
 /// Encodes h (plain form) into `pk` and converts it to the prepared form.
-fn public_key_out<const N: usize>(vst: &mut FalconVkState<N>, logn: u32, pk: &mut [u8]) {
+fn public_key_out<B: Backend, const N: usize>(
+    b: B,
+    vst: &mut FalconVkState<N>,
+    logn: u32,
+    pk: &mut [u8],
+) {
     // CT: the public key is a public output.
     vst.h = pqforge_core::ctgrind::declassify_val(vst.h);
     pk[0] = logn as u8;
-    modq_encode(&mut pk[1..], &vst.h);
+    modq_encode::<Msb>(&mut pk[1..], &vst.h);
     declassify(pk);
-    to_ntt_monty(&mut vst.h, logn);
+    to_ntt_monty(b, &mut vst.h, logn);
 }
 
 /// G of a freshly generated key (key generation outputs f, g, F): G = F h
 /// with the prepared h. Not inlined, so that its scratch is off the stack
 /// during key generation.
 #[inline(never)]
-fn complete_generated<const N: usize>(
+fn complete_generated<B: Backend, const N: usize>(
+    b: B,
     st: &mut FalconSkState<N>,
     vst: &FalconVkState<N>,
     logn: u32,
 ) {
     let mut t = [0u16; N];
-    let done = complete_from_h(&mut st.gg, &st.ff, &vst.h, logn, &mut t);
+    let done = complete_from_h(b, &mut st.gg, &st.ff, &vst.h, logn, &mut t);
     debug_assert!(done, "a generated key completes");
     t.zeroize();
 }
@@ -249,7 +292,8 @@ fn complete_generated<const N: usize>(
 /// The public key of a prepared signing key: h = g / f mod q, encoded
 /// into `pk` (`0x00+logn || h`), with its prepared state.
 #[inline(never)]
-pub(crate) fn derive_pk<const N: usize>(
+pub(crate) fn derive_pk<B: Backend, const N: usize>(
+    b: B,
     st: &FalconSkState<N>,
     logn: u32,
     pk: &mut [u8],
@@ -257,10 +301,10 @@ pub(crate) fn derive_pk<const N: usize>(
     let mut vst = FalconVkState::<N>::default();
     let mut t = [0u16; N];
     // f is invertible mod q: prepare_sk checked that the key completes.
-    let inv = compute_public(&mut vst.h, &st.f, &st.g, logn, &mut t);
+    let inv = compute_public(b, &mut vst.h, &st.f, &st.g, logn, &mut t);
     debug_assert!(inv, "a prepared key has f invertible");
     t.zeroize();
-    public_key_out(&mut vst, logn, pk);
+    public_key_out(b, &mut vst, logn, pk);
     vst
 }
 
@@ -288,46 +332,46 @@ pub(crate) enum Key<'a, const N: usize> {
 }
 
 /// Signs with a given nonce and sampler seed: writes the compressed s2 into
-/// `body` (at most `max` bytes; zero-padded to `max` when `pad`), returns
-/// its length. Retries (with the same SHAKE256 stream, as the reference)
-/// when the encoding does not fit. `T` >= 9N.
-pub(crate) fn sign_core<const N: usize, const T: usize>(
+/// `body` (at most `body.len()` bytes), returns its length. Retries (with
+/// the same SHAKE256 stream, as the reference) when the encoding does not
+/// fit. `T` >= 9N.
+pub(crate) fn sign_core<B: Backend, const N: usize, const T: usize>(
+    b: B,
     key: &Key<'_, N>,
     logn: u32,
-    nonce: &[u8],
+    nonce: &[u8; NONCE_LEN],
     seed: &[u8; SEED_LEN],
     msg: &[u8],
     body: &mut [u8],
-    pad: bool,
 ) -> usize {
     let mut hm = [0u16; N];
     hash_message(nonce, msg, &mut hm);
     let mut rng = shake_from_seed(seed);
     let mut s2 = [0i16; N];
-    let mut tmp = [fpr::ZERO; T];
+    let mut tmp = Aligned([fpr::ZERO; T]);
+    let tmp = &mut tmp.0;
     let len = loop {
         match key {
-            Key::Dyn(s) => sign::sign_dyn(
-                &mut s2, &mut rng, &s.f, &s.g, &s.ff, &s.gg, &hm, logn, &mut tmp,
-            ),
-            Key::Tree(ek) => sign::sign_tree(&mut s2, &mut rng, ek, &hm, logn, &mut tmp),
+            Key::Dyn(s) => sign::sign_dyn(b, &mut s2, &mut rng, &s.key(), &hm, logn, tmp),
+            Key::Tree(ek) => sign::sign_tree(b, &mut s2, &mut rng, ek, &hm, logn, tmp),
         }
         declassify_s2(&mut s2);
-        if let Some(v) = comp_encode(body, &s2) {
+        if let Some(v) = comp_encode::<Msb>(body, &s2, ROUND3_COMP_BOUND) {
             break v;
         }
     };
     tmp.zeroize();
-    if pad {
-        body[len..].fill(0);
-    }
     len
 }
 
 /// Verification of a detached signature (header, nonce, body) in format
 /// `fmt` under the prepared public key `h` (NTT + Montgomery form). Every
-/// rejection is [`Error::Verification`].
-pub(crate) fn verify_detached(
+/// rejection is [`Error::Verification`]. Inlined into the dispatch (one
+/// frame for the decoded s2 and the caller's state, as before the
+/// backends).
+#[inline(always)]
+pub(crate) fn verify_detached<B: Backend>(
+    b: B,
     h: &[u16],
     logn: u32,
     msg: &[u8],
@@ -354,7 +398,7 @@ pub(crate) fn verify_detached(
     let nonce = &sig[1..=NONCE_LEN];
     let body = &sig[1 + NONCE_LEN..];
     let mut s2 = [0i16; 1024];
-    let Some(used) = comp_decode(&mut s2[..n], body) else {
+    let Some(used) = comp_decode::<Msb>(&mut s2[..n], body, ROUND3_COMP_BOUND) else {
         return fail;
     };
     let rest_ok = match fmt {
@@ -364,11 +408,12 @@ pub(crate) fn verify_detached(
     if !rest_ok {
         return fail;
     }
-    verify_body(h, logn, nonce, msg, &s2[..n])
+    verify_body(b, h, logn, nonce, msg, &s2[..n])
 }
 
 /// The common tail: hash, check the norm (`h` prepared).
-pub(crate) fn verify_body(
+fn verify_body<B: Backend>(
+    b: B,
     h: &[u16],
     logn: u32,
     nonce: &[u8],
@@ -379,7 +424,7 @@ pub(crate) fn verify_body(
     let mut hm = [0u16; 1024];
     hash_message(nonce, msg, &mut hm[..n]);
     let mut tmp = [0u16; 1024];
-    if verify_raw(&hm[..n], s2, h, logn, &mut tmp) {
+    if verify_raw(b, &hm[..n], s2, h, logn, &mut tmp) {
         Ok(())
     } else {
         Err(Error::Verification)
@@ -388,7 +433,14 @@ pub(crate) fn verify_body(
 
 /// Verification of a KAT signed message `sm` (2-byte length, nonce,
 /// message, 0x20+logn, compressed s2); returns the message range.
-pub(crate) fn open_sm(h: &[u16], logn: u32, sm: &[u8]) -> Result<core::ops::Range<usize>, Error> {
+/// Inlined as [`verify_detached`].
+#[inline(always)]
+pub(crate) fn open_sm<B: Backend>(
+    b: B,
+    h: &[u16],
+    logn: u32,
+    sm: &[u8],
+) -> Result<core::ops::Range<usize>, Error> {
     let n = 1usize << logn;
     if sm.len() < 3 + NONCE_LEN {
         return Err(Error::Verification);
@@ -405,16 +457,11 @@ pub(crate) fn open_sm(h: &[u16], logn: u32, sm: &[u8]) -> Result<core::ops::Rang
     }
     let mut s2 = [0i16; 1024];
     let body = &sm[hdr + 1..];
-    match comp_decode(&mut s2[..n], body) {
+    match comp_decode::<Msb>(&mut s2[..n], body, ROUND3_COMP_BOUND) {
         Some(v) if v == body.len() => {}
         _ => return Err(Error::Verification),
     }
-    verify_body(
-        h,
-        logn,
-        &sm[2..2 + NONCE_LEN],
-        &sm[2 + NONCE_LEN..hdr],
-        &s2[..n],
-    )?;
+    let (nonce, msg) = (&sm[2..2 + NONCE_LEN], &sm[2 + NONCE_LEN..hdr]);
+    verify_body(b, h, logn, nonce, msg, &s2[..n])?;
     Ok(2 + NONCE_LEN..hdr)
 }

@@ -7,17 +7,20 @@
 //! tree is rebuilt on the fly, 9n values of scratch) and "tree" (an
 //! expanded key holding B and the normalised tree, 6n scratch).
 
+use crate::backend::Backend;
 use crate::ct_util::declassify_bool;
 use crate::fft;
 use crate::fpr::{self, Fpr};
+use crate::ntru::NtruKey;
 use crate::rng::Prng;
 use crate::vrfy::is_short_half_mask;
 use pqforge_core::keccak::Shake256;
 
-/// The sampler state: PRNG and sigma_min for this degree.
-pub(crate) struct Sampler {
-    p: Prng,
+/// The sampler state: PRNG, sigma_min and 1/sigma for this degree.
+pub(crate) struct Sampler<B> {
+    p: Prng<B>,
     sigma_min: Fpr,
+    inv_sigma: Fpr,
 }
 
 /// Reversed cumulative distribution of the half-Gaussian base sampler
@@ -44,11 +47,12 @@ const DIST72: [u128; 18] = {
     t
 };
 
-impl Sampler {
-    fn new(rng: &mut Shake256, logn: u32) -> Self {
+impl<B: Backend> Sampler<B> {
+    fn new(b: B, rng: &mut Shake256, logn: u32) -> Self {
         Sampler {
-            p: Prng::new(rng),
+            p: Prng::new(b, rng),
             sigma_min: fpr::SIGMA_MIN[logn as usize],
+            inv_sigma: fpr::INV_SIGMA[logn as usize],
         }
     }
 
@@ -124,21 +128,22 @@ fn smallints_to_fpr(r: &mut [Fpr], t: &[i8]) {
     }
 }
 
-/// B = [[g, -f], [G, -F]] in FFT form into b00, b01, b10, b11.
-fn basis_fft(b: &mut [Fpr], f: &[i8], g: &[i8], ff: &[i8], gg: &[i8], logn: u32) {
+/// B = [[g, -f], [G, -F]] in FFT form into b00, b01, b10, b11 (also
+/// FN-DSA's basis).
+pub(crate) fn basis_fft<B: Backend>(bk: B, b: &mut [Fpr], key: &NtruKey<'_>, logn: u32) {
     let n = 1usize << logn;
     let (b00, rest) = b.split_at_mut(n);
     let (b01, rest) = rest.split_at_mut(n);
     let (b10, rest) = rest.split_at_mut(n);
     let b11 = &mut rest[..n];
-    smallints_to_fpr(b01, f);
-    smallints_to_fpr(b00, g);
-    smallints_to_fpr(b11, ff);
-    smallints_to_fpr(b10, gg);
-    fft::fft(b01, logn);
-    fft::fft(b00, logn);
-    fft::fft(b11, logn);
-    fft::fft(b10, logn);
+    smallints_to_fpr(b01, key.f);
+    smallints_to_fpr(b00, key.g);
+    smallints_to_fpr(b11, key.ff);
+    smallints_to_fpr(b10, key.gg);
+    bk.fft(b01, logn);
+    bk.fft(b00, logn);
+    bk.fft(b11, logn);
+    bk.fft(b10, logn);
     fft::neg(b01, logn);
     fft::neg(b11, logn);
 }
@@ -245,17 +250,15 @@ pub(crate) const fn expanded_key_size(logn: u32) -> usize {
 
 /// Expanded private key: B in FFT form and the normalised LDL tree.
 /// `tmp`: 7n values.
-pub(crate) fn expand_privkey(
+pub(crate) fn expand_privkey<B: Backend>(
+    b: B,
     ek: &mut [Fpr],
-    f: &[i8],
-    g: &[i8],
-    ff: &[i8],
-    gg: &[i8],
+    key: &NtruKey<'_>,
     logn: u32,
     tmp: &mut [Fpr],
 ) {
     let n = 1usize << logn;
-    basis_fft(ek, f, g, ff, gg, logn);
+    basis_fft(b, ek, key, logn);
     let (b, tree) = ek.split_at_mut(4 * n);
     let (g00, rest) = tmp.split_at_mut(n);
     let (g01, rest) = rest.split_at_mut(n);
@@ -269,14 +272,11 @@ pub(crate) fn expand_privkey(
 
 /// Fast Fourier sampling with a precomputed tree. `tmp`: 2n values
 /// (recursively halving).
-#[allow(clippy::too_many_arguments)]
-fn ff_sampling_tree(
-    sp: &mut Sampler,
-    z0: &mut [Fpr],
-    z1: &mut [Fpr],
+fn ff_sampling_tree<B: Backend>(
+    sp: &mut Sampler<B>,
+    (z0, z1): (&mut [Fpr], &mut [Fpr]),
     tree: &[Fpr],
-    t0: &[Fpr],
-    t1: &[Fpr],
+    (t0, t1): (&[Fpr], &[Fpr]),
     logn: u32,
     tmp: &mut [Fpr],
 ) {
@@ -386,7 +386,7 @@ fn ff_sampling_tree(
         let (tt, rest) = tmp.split_at_mut(n);
         let (ta, tb) = tt.split_at_mut(hn);
         let (za, zb) = z1.split_at(hn);
-        ff_sampling_tree(sp, ta, tb, tree1, za, zb, logn - 1, rest);
+        ff_sampling_tree(sp, (ta, tb), tree1, (za, zb), logn - 1, rest);
     }
     {
         let (tt, _) = tmp.split_at_mut(n);
@@ -407,7 +407,7 @@ fn ff_sampling_tree(
         let (tt, rest) = tmp.split_at_mut(n);
         let (ta, tb) = tt.split_at_mut(hn);
         let (za, zb) = z0.split_at(hn);
-        ff_sampling_tree(sp, ta, tb, tree0, za, zb, logn - 1, rest);
+        ff_sampling_tree(sp, (ta, tb), tree0, (za, zb), logn - 1, rest);
     }
     let (ta, tb) = tmp[..n].split_at(hn);
     fft::merge_fft(z0, ta, tb, logn);
@@ -416,20 +416,15 @@ fn ff_sampling_tree(
 /// Fast Fourier sampling, computing the LDL tree on the fly (the Gram
 /// matrix g00, g01, g11 is consumed). Target (t0, t1) is replaced by the
 /// sample. `tmp`: 4n values.
-#[allow(clippy::too_many_arguments)]
-fn ff_sampling_dyn(
-    sp: &mut Sampler,
-    t0: &mut [Fpr],
-    t1: &mut [Fpr],
-    g00: &mut [Fpr],
-    g01: &mut [Fpr],
-    g11: &mut [Fpr],
-    orig_logn: u32,
+fn ff_sampling_dyn<B: Backend>(
+    sp: &mut Sampler<B>,
+    (t0, t1): (&mut [Fpr], &mut [Fpr]),
+    (g00, g01, g11): (&mut [Fpr], &mut [Fpr], &mut [Fpr]),
     logn: u32,
     tmp: &mut [Fpr],
 ) {
     if logn == 0 {
-        let leaf = g00[0].sqrt() * fpr::INV_SIGMA[orig_logn as usize];
+        let leaf = g00[0].sqrt() * sp.inv_sigma;
         t0[0] = Fpr::of(i64::from(sp.sample(t0[0], leaf)));
         t1[0] = Fpr::of(i64::from(sp.sample(t1[0], leaf)));
         return;
@@ -439,7 +434,7 @@ fn ff_sampling_dyn(
         // identities there, so only the LDL step, the four samples and
         // t0 += (t1 - z1) l10 remain (same operations, same order).
         fft::ldl_fft(g00, g01, g11, 1);
-        let isig = fpr::INV_SIGMA[orig_logn as usize];
+        let isig = sp.inv_sigma;
         let leaf = g11[0].sqrt() * isig;
         let z1_re = Fpr::of(i64::from(sp.sample(t1[0], leaf)));
         let z1_im = Fpr::of(i64::from(sp.sample(t1[1], leaf)));
@@ -485,17 +480,7 @@ fn ff_sampling_dyn(
         {
             let (za, zb) = z1.split_at_mut(hn);
             let (g11a, g11b) = g11.split_at_mut(hn);
-            ff_sampling_dyn(
-                sp,
-                za,
-                zb,
-                g11a,
-                g11b,
-                &mut g01[hn..n],
-                orig_logn,
-                logn - 1,
-                rest,
-            );
+            ff_sampling_dyn(sp, (za, zb), (g11a, g11b, &mut g01[hn..n]), logn - 1, rest);
         }
         {
             let (za, zb) = z1.split_at(hn);
@@ -518,29 +503,27 @@ fn ff_sampling_dyn(
     {
         let (z0a, z0b) = z0.split_at_mut(hn);
         let (g00a, g00b) = g00.split_at_mut(hn);
-        ff_sampling_dyn(
-            sp,
-            z0a,
-            z0b,
-            g00a,
-            g00b,
-            &mut g01[..hn],
-            orig_logn,
-            logn - 1,
-            rest,
-        );
+        ff_sampling_dyn(sp, (z0a, z0b), (g00a, g00b, &mut g01[..hn]), logn - 1, rest);
     }
     let (z0a, z0b) = z0.split_at(hn);
     fft::merge_fft(t0, z0a, z0b, logn);
 }
 
 /// Target t = (hm, 0) B^-1 in FFT form: t0 = hm b11 / q, t1 = -hm b01 / q.
-fn target(t0: &mut [Fpr], t1: &mut [Fpr], hm: &[u16], b01: &[Fpr], b11: &[Fpr], logn: u32) {
+fn target<B: Backend>(
+    b: B,
+    t0: &mut [Fpr],
+    t1: &mut [Fpr],
+    hm: &[u16],
+    b01: &[Fpr],
+    b11: &[Fpr],
+    logn: u32,
+) {
     let n = 1usize << logn;
     for u in 0..n {
         t0[u] = Fpr::of(i64::from(hm[u]));
     }
-    fft::fft(t0, logn);
+    b.fft(t0, logn);
     t1[..n].copy_from_slice(&t0[..n]);
     fft::mul_fft(t1, b01, logn);
     fft::mulconst(t1, -fpr::INVERSE_OF_Q, logn);
@@ -550,18 +533,20 @@ fn target(t0: &mut [Fpr], t1: &mut [Fpr], hm: &[u16], b01: &[Fpr], b11: &[Fpr], 
 
 /// From the sample z (in t0, t1) and the basis, s = (hm, 0) - z B: writes
 /// s2 and returns whether ||(s1, s2)|| is short (declassified accept bit).
-#[allow(clippy::too_many_arguments)]
-fn finish(
+/// `t`: [t0 | t1 | tx | ty], n values each (tx, ty scratch).
+fn finish<B: Backend>(
+    bk: B,
     s2: &mut [i16],
-    t0: &mut [Fpr],
-    t1: &mut [Fpr],
-    tx: &mut [Fpr],
-    ty: &mut [Fpr],
+    t: &mut [Fpr],
     b: &[Fpr],
     hm: &[u16],
     logn: u32,
 ) -> bool {
     let n = 1usize << logn;
+    let (t0, rest) = t.split_at_mut(n);
+    let (t1, rest) = rest.split_at_mut(n);
+    let (tx, rest) = rest.split_at_mut(n);
+    let ty = &mut rest[..n];
     let (b00, b01, b10, b11) = (&b[..n], &b[n..2 * n], &b[2 * n..3 * n], &b[3 * n..4 * n]);
     tx[..n].copy_from_slice(&t0[..n]);
     ty[..n].copy_from_slice(&t1[..n]);
@@ -573,8 +558,8 @@ fn finish(
     t0[..n].copy_from_slice(&tx[..n]);
     fft::mul_fft(t1, b11, logn);
     fft::add(t1, ty, logn);
-    fft::ifft(t0, logn);
-    fft::ifft(t1, logn);
+    bk.ifft(t0, logn);
+    bk.ifft(t1, logn);
 
     let mut sqn = 0u32;
     let mut ng = 0u32;
@@ -593,20 +578,17 @@ fn finish(
 }
 
 /// One signing attempt with the dynamic tree. `tmp`: 9n values.
-#[allow(clippy::too_many_arguments)]
-fn do_sign_dyn(
-    sp: &mut Sampler,
+fn do_sign_dyn<B: Backend>(
+    bk: B,
+    sp: &mut Sampler<B>,
     s2: &mut [i16],
-    f: &[i8],
-    g: &[i8],
-    ff: &[i8],
-    gg: &[i8],
+    key: &NtruKey<'_>,
     hm: &[u16],
     logn: u32,
     tmp: &mut [Fpr],
 ) -> bool {
     let n = 1usize << logn;
-    basis_fft(tmp, f, g, ff, gg, logn);
+    basis_fft(bk, tmp, key, logn);
     {
         // Gram matrix in place of the basis: g00 in b00, g01 in b01, g11 in
         // b10; b01 kept in t0 (at 4n), then the target at 3n..5n.
@@ -638,7 +620,7 @@ fn do_sign_dyn(
         let (b01, rest) = hi.split_at_mut(n);
         let (t0, rest) = rest.split_at_mut(n);
         let t1 = &mut rest[..n];
-        target(t0, t1, hm, b01, b11, logn);
+        target(bk, t0, t1, hm, b01, b11, logn);
     }
     tmp.copy_within(5 * n..7 * n, 3 * n);
     {
@@ -647,22 +629,19 @@ fn do_sign_dyn(
         let (g01, g11) = r.split_at_mut(n);
         let (t0, rest) = rest.split_at_mut(n);
         let (t1, rest) = rest.split_at_mut(n);
-        ff_sampling_dyn(sp, t0, t1, g00, g01, g11, logn, logn, rest);
+        ff_sampling_dyn(sp, (t0, t1), (g00, g01, g11), logn, rest);
     }
     // Recompute the basis; the sample moves to 4n..6n.
     tmp.copy_within(3 * n..5 * n, 4 * n);
-    basis_fft(tmp, f, g, ff, gg, logn);
-    let (b, rest) = tmp.split_at_mut(4 * n);
-    let (t0, rest) = rest.split_at_mut(n);
-    let (t1, rest) = rest.split_at_mut(n);
-    let (tx, rest) = rest.split_at_mut(n);
-    let ty = &mut rest[..n];
-    finish(s2, t0, t1, tx, ty, b, hm, logn)
+    basis_fft(bk, tmp, key, logn);
+    let (b, t) = tmp.split_at_mut(4 * n);
+    finish(bk, s2, t, b, hm, logn)
 }
 
 /// One signing attempt with an expanded key. `tmp`: 6n values.
-fn do_sign_tree(
-    sp: &mut Sampler,
+fn do_sign_tree<B: Backend>(
+    bk: B,
+    sp: &mut Sampler<B>,
     s2: &mut [i16],
     ek: &[Fpr],
     hm: &[u16],
@@ -671,35 +650,34 @@ fn do_sign_tree(
 ) -> bool {
     let n = 1usize << logn;
     let (b, tree) = ek.split_at(4 * n);
-    let (t0, rest) = tmp.split_at_mut(n);
-    let (t1, rest) = rest.split_at_mut(n);
-    let (tx, rest) = rest.split_at_mut(n);
-    let (ty, rest) = rest.split_at_mut(n);
-    target(t0, t1, hm, &b[n..2 * n], &b[3 * n..4 * n], logn);
-    ff_sampling_tree(sp, tx, ty, tree, t0, t1, logn, rest);
-    t0.copy_from_slice(tx);
-    t1.copy_from_slice(ty);
-    finish(s2, t0, t1, tx, ty, b, hm, logn)
+    {
+        let (t0, rest) = tmp.split_at_mut(n);
+        let (t1, rest) = rest.split_at_mut(n);
+        let (tx, rest) = rest.split_at_mut(n);
+        let (ty, rest) = rest.split_at_mut(n);
+        target(bk, t0, t1, hm, &b[n..2 * n], &b[3 * n..4 * n], logn);
+        ff_sampling_tree(sp, (tx, ty), tree, (t0, t1), logn, rest);
+        t0.copy_from_slice(tx);
+        t1.copy_from_slice(ty);
+    }
+    finish(bk, s2, tmp, b, hm, logn)
 }
 
 /// Signs the hashed message `hm` with (f, g, F, G): a fresh sampler PRNG is
 /// seeded from `rng` for each attempt until the signature is short.
 /// `tmp`: 9n values.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn sign_dyn(
+pub(crate) fn sign_dyn<B: Backend>(
+    b: B,
     s2: &mut [i16],
     rng: &mut Shake256,
-    f: &[i8],
-    g: &[i8],
-    ff: &[i8],
-    gg: &[i8],
+    key: &NtruKey<'_>,
     hm: &[u16],
     logn: u32,
     tmp: &mut [Fpr],
 ) {
     loop {
-        let mut sp = Sampler::new(rng, logn);
-        if do_sign_dyn(&mut sp, s2, f, g, ff, gg, hm, logn, tmp) {
+        let mut sp = Sampler::new(b, rng, logn);
+        if do_sign_dyn(b, &mut sp, s2, key, hm, logn, tmp) {
             break;
         }
     }
@@ -707,7 +685,8 @@ pub(crate) fn sign_dyn(
 
 /// As [`sign_dyn`], with an expanded key (same output for the same seed).
 /// `tmp`: 6n values.
-pub(crate) fn sign_tree(
+pub(crate) fn sign_tree<B: Backend>(
+    b: B,
     s2: &mut [i16],
     rng: &mut Shake256,
     ek: &[Fpr],
@@ -716,8 +695,8 @@ pub(crate) fn sign_tree(
     tmp: &mut [Fpr],
 ) {
     loop {
-        let mut sp = Sampler::new(rng, logn);
-        if do_sign_tree(&mut sp, s2, ek, hm, logn, tmp) {
+        let mut sp = Sampler::new(b, rng, logn);
+        if do_sign_tree(b, &mut sp, s2, ek, hm, logn, tmp) {
             break;
         }
     }

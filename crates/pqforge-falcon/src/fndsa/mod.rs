@@ -61,7 +61,6 @@
 //! ```
 
 pub(crate) mod codec;
-mod mq;
 mod sign;
 
 use core::fmt;
@@ -73,10 +72,14 @@ use pqforge_core::{
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::backend::{self, Backend};
 use crate::codec::{MAX_FG_BITS, MAX_FG_BITS_BIG};
 use crate::ct_util::{declassify, declassify_bool};
 use crate::fpr;
+use crate::mq;
+use crate::ntru::NtruKey;
 use crate::rng::shake_from_seed;
+use crate::scheme::Aligned;
 
 /// Length of the random input of hedged signing and of the nonce.
 pub const RND_LEN: usize = 40;
@@ -155,6 +158,18 @@ impl<const N: usize> Default for FnDsaSkState<N> {
     }
 }
 
+impl<const N: usize> FnDsaSkState<N> {
+    /// The four polynomials.
+    fn key(&self) -> NtruKey<'_> {
+        NtruKey {
+            f: &self.f,
+            g: &self.g,
+            ff: &self.ff,
+            gg: &self.gg,
+        }
+    }
+}
+
 impl<const N: usize> Zeroize for FnDsaSkState<N> {
     fn zeroize(&mut self) {
         self.f.zeroize();
@@ -197,21 +212,26 @@ fn decode_vk<const N: usize>(vk: &[u8], logn: u32) -> Result<FnDsaVkState<N>, Er
 /// Decodes a secret key and recomputes G = g F / f mod q (checked small).
 /// CT: only the overall validity bit is declassified.
 #[inline(never)]
-fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FnDsaSkState<N>, Error> {
+pub(crate) fn decode_sk<B: Backend, const N: usize>(
+    b: B,
+    sk: &[u8],
+    logn: u32,
+) -> Result<FnDsaSkState<N>, Error> {
     let n = N;
     let fg_len = sk_fg_len(logn);
     pqforge_core::check_len("secret key", 1 + 2 * fg_len + n + 64, sk.len())?;
     let mut s = FnDsaSkState::<N>::default();
     let mut ok = pqforge_core::ct::eq_mask_u32(u32::from(sk[0]), 0x50 + logn);
     let bits = MAX_FG_BITS[logn as usize];
-    let (_, v1) = codec::trim_i8_decode(&mut s.f, bits, &sk[1..]);
-    let (_, v2) = codec::trim_i8_decode(&mut s.g, bits, &sk[1 + fg_len..]);
-    let (_, v3) = codec::trim_i8_decode(
-        &mut s.ff,
-        MAX_FG_BITS_BIG[logn as usize],
-        &sk[1 + 2 * fg_len..],
-    );
-    ok &= v1 & v2 & v3;
+    for (dst, bits, at) in [
+        (&mut s.f, bits, 1),
+        (&mut s.g, bits, 1 + fg_len),
+        (&mut s.ff, MAX_FG_BITS_BIG[logn as usize], 1 + 2 * fg_len),
+    ] {
+        let (_, valid) = crate::codec::trim_i8_decode::<codec::Order>(dst, bits, &sk[at..])
+            .ok_or(Error::InvalidKey("secret key length"))?;
+        ok &= valid;
+    }
     let mut sh = Shake256::new();
     sh.absorb(&sk[1..=2 * fg_len]);
     sh.squeeze(&mut s.hsk);
@@ -221,27 +241,23 @@ fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FnDsaSkState<N>, Er
     let mut t0 = [0u16; N];
     let mut t1 = [0u16; N];
     for i in 0..n {
-        t0[i] = mq::from_signed(i32::from(s.g[i]));
-        t1[i] = mq::from_signed(i32::from(s.f[i]));
+        t0[i] = mq::from_signed(i32::from(s.g[i])) as u16;
+        t1[i] = mq::from_signed(i32::from(s.f[i])) as u16;
     }
-    mq::ntt(&mut t0, logn);
-    mq::ntt(&mut t1, logn);
-    ok &= mq::div_ntt(&mut t0, &t1);
+    b.mq_ntt(&mut t0, logn);
+    b.mq_ntt(&mut t1, logn);
+    ok &= mq::nonzero_mask(&t1);
+    b.mq_div(&mut t0, &t1);
     for i in 0..n {
-        t1[i] = mq::from_signed(i32::from(s.ff[i]));
+        t1[i] = mq::from_signed(i32::from(s.ff[i])) as u16;
     }
-    mq::ntt(&mut t1, logn);
-    mq::mul_ntt(&mut t1, &t0);
-    mq::intt(&mut t1, logn);
-    for i in 0..n {
-        let c = mq::center(t1[i]);
-        // |G[i]| <= 127.
-        ok &= !(((127 - c) | (127 + c)) >> 31) as u32;
-        s.gg[i] = c as i8;
-    }
+    b.mq_ntt(&mut t1, logn);
+    mq::mul_all(&mut t1, &t0);
+    b.mq_intt(&mut t1, logn);
+    ok &= small_mask(&mut s.gg, &t1);
     t0.zeroize();
     t1.zeroize();
-    ok &= crate::ntru_check::ntru_equation_mask(&s.f, &s.g, &s.ff, &s.gg, logn);
+    ok &= crate::ntru::check::ntru_equation_mask::<B, N>(b, &s.key(), logn);
     // CT: whether the secret key is well formed is public.
     if !declassify_bool(ok == u32::MAX) {
         return Err(Error::InvalidKey(
@@ -251,17 +267,31 @@ fn decode_sk<const N: usize>(sk: &[u8], logn: u32) -> Result<FnDsaSkState<N>, Er
     Ok(s)
 }
 
+/// G = x centred mod q (x in 0..q) into `gg`; all-ones if every value is
+/// in [-127, 127].
+fn small_mask(gg: &mut [i8], x: &[u16]) -> u32 {
+    let mut ok = u32::MAX;
+    for (g, &w) in gg.iter_mut().zip(x) {
+        let c = mq::center(u32::from(w));
+        // |G[i]| <= 127.
+        ok &= !(((127 - c) | (127 + c)) >> 31) as u32;
+        *g = c as i8;
+    }
+    ok
+}
+
 /// Key generation from a 48-byte seed: writes the encoded keys and
 /// returns their prepared states. `T` >= 8N, `FT` >= 3N.
-fn keygen<const N: usize, const T: usize, const FT: usize>(
+pub(crate) fn keygen<B: Backend, const N: usize, const T: usize, const FT: usize>(
+    b: B,
     seed: &[u8; SEED_LEN],
     logn: u32,
     vk: &mut [u8],
     sk: &mut [u8],
 ) -> (FnDsaVkState<N>, FnDsaSkState<N>) {
     let mut out = (FnDsaVkState::<N>::default(), FnDsaSkState::<N>::default());
-    keygen_from_seed::<N, T, FT>(seed, logn, vk, sk, &mut out.1, &mut out.0);
-    complete_generated(&mut out.1, &out.0, logn, sk);
+    keygen_from_seed::<B, N, T, FT>(b, seed, logn, vk, sk, &mut out.1, &mut out.0);
+    complete_generated(b, &mut out.1, &out.0, logn, sk);
     out
 }
 
@@ -269,7 +299,8 @@ fn keygen<const N: usize, const T: usize, const FT: usize>(
 /// generation): f, g, F into `st`, NTT(h) and hpk into `vst`, the encoded
 /// keys into `vk` and `sk`.
 #[inline(never)]
-fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
+fn keygen_from_seed<B: Backend, const N: usize, const T: usize, const FT: usize>(
+    b: B,
     seed: &[u8; SEED_LEN],
     logn: u32,
     vk: &mut [u8],
@@ -278,22 +309,29 @@ fn keygen_from_seed<const N: usize, const T: usize, const FT: usize>(
     vst: &mut FnDsaVkState<N>,
 ) {
     let mut rng = shake_from_seed(seed);
-    let mut tmp = [0u32; T];
-    let mut ftmp = [fpr::ZERO; FT];
-    crate::keygen::keygen(
-        &mut rng, &mut st.f, &mut st.g, &mut st.ff, &mut vst.h, logn, &mut tmp, &mut ftmp,
-    );
+    let mut tmp = Aligned([0u32; T]);
+    let tmp = &mut tmp.0;
+    let mut ftmp = Aligned([fpr::ZERO; FT]);
+    let ftmp = &mut ftmp.0;
+    let key = crate::keygen::NewKey {
+        f: &mut st.f,
+        g: &mut st.g,
+        ff: &mut st.ff,
+        h: &mut vst.h,
+    };
+    crate::keygen::keygen(b, &mut rng, key, logn, tmp, ftmp);
     drop(rng);
     tmp.zeroize();
     ftmp.zeroize();
-    mq::ntt(&mut vst.h, logn);
+    b.mq_ntt(&mut vst.h, logn);
     public_key_out(vst, logn, vk);
     sk[0] = 0x50 + logn as u8;
     let bits = MAX_FG_BITS[logn as usize];
     let mut u = 1;
-    u += codec::trim_i8_encode(&mut sk[u..], &st.f, bits);
-    u += codec::trim_i8_encode(&mut sk[u..], &st.g, bits);
-    u += codec::trim_i8_encode(&mut sk[u..], &st.ff, MAX_FG_BITS_BIG[logn as usize]);
+    let big = MAX_FG_BITS_BIG[logn as usize];
+    for (x, bits) in [(&st.f, bits), (&st.g, bits), (&st.ff, big)] {
+        u += crate::codec::trim_i8_encode::<codec::Order>(&mut sk[u..], x, bits);
+    }
     sk[u..].copy_from_slice(&vst.hpk);
 }
 
@@ -311,7 +349,8 @@ fn public_key_out<const N: usize>(vst: &mut FnDsaVkState<N>, logn: u32, vk: &mut
 /// G = F h with the NTT(h) of the verifying key). Not inlined, so that its
 /// scratch is off the stack during key generation.
 #[inline(never)]
-fn complete_generated<const N: usize>(
+fn complete_generated<B: Backend, const N: usize>(
+    b: B,
     st: &mut FnDsaSkState<N>,
     vst: &FnDsaVkState<N>,
     logn: u32,
@@ -319,18 +358,12 @@ fn complete_generated<const N: usize>(
 ) {
     let mut t = [0u16; N];
     for i in 0..N {
-        t[i] = mq::from_signed(i32::from(st.ff[i]));
+        t[i] = mq::from_signed(i32::from(st.ff[i])) as u16;
     }
-    mq::ntt(&mut t, logn);
-    mq::mul_ntt(&mut t, &vst.h);
-    mq::intt(&mut t, logn);
-    let mut ok = u32::MAX;
-    for i in 0..N {
-        let c = mq::center(t[i]);
-        // |G[i]| <= 127.
-        ok &= !(((127 - c) | (127 + c)) >> 31) as u32;
-        st.gg[i] = c as i8;
-    }
+    b.mq_ntt(&mut t, logn);
+    mq::mul_all(&mut t, &vst.h);
+    b.mq_intt(&mut t, logn);
+    let ok = small_mask(&mut st.gg, &t);
     t.zeroize();
     debug_assert!(declassify_bool(ok == u32::MAX), "a generated key completes");
     let fg_len = sk_fg_len(logn);
@@ -343,18 +376,27 @@ fn complete_generated<const N: usize>(
 /// The verifying key of a prepared signing key: NTT(h) = NTT(g) / NTT(f),
 /// encoded into `vk`, with its state.
 #[inline(never)]
-fn derive_vk<const N: usize>(st: &FnDsaSkState<N>, logn: u32, vk: &mut [u8]) -> FnDsaVkState<N> {
+pub(crate) fn derive_vk<B: Backend, const N: usize>(
+    b: B,
+    st: &FnDsaSkState<N>,
+    logn: u32,
+    vk: &mut [u8],
+) -> FnDsaVkState<N> {
     let mut vst = FnDsaVkState::<N>::default();
     let mut t = [0u16; N];
     for i in 0..N {
-        vst.h[i] = mq::from_signed(i32::from(st.g[i]));
-        t[i] = mq::from_signed(i32::from(st.f[i]));
+        vst.h[i] = mq::from_signed(i32::from(st.g[i])) as u16;
+        t[i] = mq::from_signed(i32::from(st.f[i])) as u16;
     }
-    mq::ntt(&mut vst.h, logn);
-    mq::ntt(&mut t, logn);
+    b.mq_ntt(&mut vst.h, logn);
+    b.mq_ntt(&mut t, logn);
     // f is invertible mod q: prepare_sk checked it.
-    let inv = mq::div_ntt(&mut vst.h, &t);
-    debug_assert_eq!(inv, u32::MAX, "a prepared key has f invertible");
+    debug_assert_eq!(
+        mq::nonzero_mask(&t),
+        u32::MAX,
+        "a prepared key has f invertible"
+    );
+    b.mq_div(&mut vst.h, &t);
     t.zeroize();
     public_key_out(&mut vst, logn, vk);
     vst
@@ -441,7 +483,8 @@ fn hash_vk(vk: &[u8]) -> [u8; 64] {
 
 /// Verification against mu under the prepared NTT(h). Every rejection is
 /// [`Error::Verification`].
-fn verify_mu_impl<const N: usize>(
+pub(crate) fn verify_mu<B: Backend, const N: usize>(
+    b: B,
     h: &[u16; N],
     logn: u32,
     mu: &[u8; 64],
@@ -463,15 +506,15 @@ fn verify_mu_impl<const N: usize>(
         for i in 0..N {
             let x = i32::from(s2[i]);
             norm2 += (x * x) as u32;
-            t2[i] = mq::from_signed(x);
+            t2[i] = mq::from_signed(x) as u16;
         }
         norm2
     };
     let mut hm = [0u16; N];
     sign::hash_to_point(&sig[1..41], mu, &mut hm);
-    mq::ntt(&mut t2, logn);
-    mq::mul_ntt(&mut t2, h);
-    mq::intt(&mut t2, logn);
+    b.mq_ntt(&mut t2, logn);
+    mq::mul_all(&mut t2, h);
+    b.mq_intt(&mut t2, logn);
     let mut norm1 = 0u32;
     let mut sat = 0u32;
     for i in 0..N {
@@ -503,7 +546,8 @@ fn derive_seed(hsk: &[u8; 40], mu: &[u8; 64], rnd: &[u8; RND_LEN]) -> [u8; 40] {
 
 /// Signs `mu` with the caller's `rnd` into `sig` (exactly the signature
 /// length).
-fn sign_mu<const N: usize, const T: usize>(
+pub(crate) fn sign_mu<B: Backend, const N: usize, const T: usize>(
+    b: B,
     st: &FnDsaSkState<N>,
     logn: u32,
     mu: &[u8; MU_LEN],
@@ -511,13 +555,7 @@ fn sign_mu<const N: usize, const T: usize>(
     sig: &mut [u8],
 ) -> Result<usize, Error> {
     let mut seed = derive_seed(&st.hsk, mu, rnd);
-    let key = sign::Secret {
-        f: &st.f,
-        g: &st.g,
-        ff: &st.ff,
-        gg: &st.gg,
-    };
-    let ok = sign::sign_with_seed::<N, T>(&key, logn, &seed, mu, sig);
+    let ok = sign::sign_with_seed::<B, N, T>(b, &st.key(), logn, &seed, mu, sig);
     seed.zeroize();
     if ok {
         Ok(sig.len())
@@ -562,7 +600,7 @@ macro_rules! fndsa_set {
             }
 
             fn prepare_sk(sk: &[u8; $sk]) -> Result<FnDsaSkState<$n>, Error> {
-                decode_sk::<$n>(sk, $logn)
+                backend::fndsa_decode_sk::<$n>(sk, $logn)
             }
 
             fn keygen_derand_into(
@@ -570,11 +608,11 @@ macro_rules! fndsa_set {
                 vk: &mut [u8; $pk],
                 sk: &mut [u8; $sk],
             ) -> (FnDsaVkState<$n>, FnDsaSkState<$n>) {
-                keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
+                backend::fndsa_keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
             }
 
             fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut [u8; $pk]) -> FnDsaVkState<$n> {
-                derive_vk::<$n>(sk.state(), $logn, vk)
+                backend::fndsa_derive_vk::<$n>(sk.state(), $logn, vk)
             }
 
             /// Computes mu (pure, pre-hash, digest or external), draws
@@ -592,7 +630,7 @@ macro_rules! fndsa_set {
                 if !opts.is_deterministic() {
                     rng.fill_bytes(&mut rnd);
                 }
-                let r = sign_mu::<$n, { 9 * $n }>(st, $logn, &mu, &rnd, &mut sig[..$sig]);
+                let r = backend::fndsa_sign::<$n, { 9 * $n }>(st, $logn, &mu, &rnd, &mut sig[..$sig]);
                 rnd.zeroize();
                 r
             }
@@ -605,7 +643,7 @@ macro_rules! fndsa_set {
             ) -> Result<(), Error> {
                 let st = vk.state();
                 let mu = mu_for($name, &st.hpk, opts, msg)?;
-                verify_mu_impl::<$n>(&st.h, $logn, &mu, sig)
+                backend::fndsa_verify::<$n>(&st.h, $logn, &mu, sig)
             }
         }
     };

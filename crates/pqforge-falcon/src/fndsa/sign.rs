@@ -5,15 +5,23 @@
 //!
 //! Every floating-point formula keeps the operation order of the draft's
 //! reference implementation so that signatures are bit-identical for the
-//! same seed (binary64, no fused multiply-add).
+//! same seed (binary64, no fused multiply-add). Where that order is the
+//! round-3 one (the basis, products, split and merge in FFT form), the
+//! round-3 functions serve; what differs is here: the sampler and its
+//! SHAKE256 stream, the LDL step and split of self-adjoint polynomials
+//! (real-only arithmetic), the leaf case, the attempt loop and the 840
+//! bound.
 
 use pqforge_core::keccak::Shake256;
 use zeroize::Zeroize;
 
 use super::codec::{self, B_INF};
+use crate::backend::Backend;
 use crate::ct_util::declassify_bool;
-use crate::fft;
+use crate::fft::{self, add, merge_fft, mul_fft, muladj_fft, mulselfadj_fft, split_fft};
 use crate::fpr::{self, Fpr, GM};
+use crate::ntru::NtruKey;
+use crate::sign::basis_fft;
 
 /// 1/sigma per logn (index 0 unused). One ulp below the round-3 values:
 /// the draft recomputed them at full precision.
@@ -54,11 +62,9 @@ const GAUSS0: [[u32; 3]; 18] = [
     [0, 0, 129],
 ];
 
-/// Maximum squared norm of (s1, s2), per logn (accepted when <=).
-pub(crate) const SQBETA: [u32; 11] = [
-    0, 101_498, 208_714, 428_865, 892_039, 1_852_696, 3_842_630, 7_959_734, 16_468_416, 34_034_726,
-    70_265_242,
-];
+/// Maximum squared norm of (s1, s2), per logn (accepted when <=): the
+/// round-3 bound.
+pub(crate) use crate::vrfy::L2BOUND as SQBETA;
 
 /// Number of signing attempts before the key is declared invalid (each
 /// fails with probability below 2^-9.6 for a valid key).
@@ -186,15 +192,11 @@ impl Sampler {
 
     /// Fast Fourier sampling of (t0, t1) against the Gram matrix
     /// (g00, g01, g11) (all FFT, n = 2^logn; destroyed); `tmp` >= 4n.
-    #[allow(clippy::too_many_arguments, clippy::many_single_char_names)]
     fn ffsamp(
         &mut self,
         logn: u32,
-        t0: &mut [Fpr],
-        t1: &mut [Fpr],
-        g00: &mut [Fpr],
-        g01: &mut [Fpr],
-        g11: &mut [Fpr],
+        (t0, t1): (&mut [Fpr], &mut [Fpr]),
+        (g00, g01, g11): (&mut [Fpr], &mut [Fpr], &mut [Fpr]),
         tmp: &mut [Fpr],
     ) {
         let isig = INV_SIGMA[self.logn as usize];
@@ -244,64 +246,29 @@ impl Sampler {
             let (_, rest) = tmp.split_at_mut(n);
             let (w0, rest) = rest.split_at_mut(hn);
             let (w1, rest) = rest.split_at_mut(hn);
-            split(w0, w1, t1, logn);
-            self.ffsamp(logn - 1, w0, w1, right_00, right_01, right_11, rest);
-            merge(rest, w0, w1, logn);
+            split_fft(w0, w1, t1, logn);
+            let g = (right_00, right_01, right_11);
+            self.ffsamp(logn - 1, (&mut *w0, &mut *w1), g, rest);
+            merge_fft(rest, w0, w1, logn);
         }
         {
             let (l10, rest) = tmp.split_at_mut(n);
             let (w, rest) = rest.split_at_mut(n);
             let z1 = &rest[..n];
             w.copy_from_slice(&t1[..n]);
-            for (a, &b) in w.iter_mut().zip(z1) {
-                *a = *a - b;
-            }
+            fft::sub(w, z1, logn);
             t1[..n].copy_from_slice(z1);
-            mul_fft(l10, w, hn);
-            for (a, &b) in t0[..n].iter_mut().zip(l10.iter()) {
-                *a = *a + b;
-            }
+            mul_fft(l10, w, logn);
+            add(t0, l10, logn);
         }
         {
             let (w0, rest) = tmp.split_at_mut(hn);
             let (w1, rest) = rest.split_at_mut(hn);
-            split(w0, w1, t0, logn);
-            self.ffsamp(logn - 1, w0, w1, left_00, left_01, left_11, rest);
-            merge(t0, w0, w1, logn);
+            split_fft(w0, w1, t0, logn);
+            let g = (left_00, left_01, left_11);
+            self.ffsamp(logn - 1, (&mut *w0, &mut *w1), g, rest);
+            merge_fft(t0, w0, w1, logn);
         }
-    }
-}
-
-/// a *= b (FFT, hn complex values).
-fn mul_fft(a: &mut [Fpr], b: &[Fpr], hn: usize) {
-    for i in 0..hn {
-        let (re, im) = fft::cmul(a[i], a[i + hn], b[i], b[i + hn]);
-        a[i] = re;
-        a[i + hn] = im;
-    }
-}
-
-/// a *= adj(b) (FFT).
-fn muladj_fft(a: &mut [Fpr], b: &[Fpr], hn: usize) {
-    for i in 0..hn {
-        let (re, im) = fft::cmul(a[i], a[i + hn], b[i], -b[i + hn]);
-        a[i] = re;
-        a[i + hn] = im;
-    }
-}
-
-/// a *= adj(a) (FFT; the result is real).
-fn mulownadj_fft(a: &mut [Fpr], hn: usize) {
-    for i in 0..hn {
-        a[i] = a[i].sqr() + a[i + hn].sqr();
-        a[i + hn] = fpr::ZERO;
-    }
-}
-
-/// a += b.
-fn add(a: &mut [Fpr], b: &[Fpr]) {
-    for (x, &y) in a.iter_mut().zip(b) {
-        *x = *x + y;
     }
 }
 
@@ -336,67 +303,6 @@ fn split_selfadj(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr], logn: u32) {
     }
 }
 
-/// Split of f (FFT, n = 2^logn >= 4) into f0, f1 (n/2).
-fn split(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr], logn: u32) {
-    let hn = 1usize << (logn - 1);
-    let qn = hn >> 1;
-    for i in 0..qn {
-        let (a_re, a_im) = (f[i << 1], f[(i << 1) + hn]);
-        let (b_re, b_im) = (f[(i << 1) + 1], f[(i << 1) + 1 + hn]);
-        f0[i] = (a_re + b_re).half();
-        f0[i + qn] = (a_im + b_im).half();
-        let (u_re, u_im) = fft::cmul(
-            a_re - b_re,
-            a_im - b_im,
-            GM[(i + hn) << 1],
-            -GM[((i + hn) << 1) + 1],
-        );
-        f1[i] = u_re.half();
-        f1[i + qn] = u_im.half();
-    }
-}
-
-/// Inverse of [`split`].
-fn merge(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr], logn: u32) {
-    let hn = 1usize << (logn - 1);
-    let qn = hn >> 1;
-    for i in 0..qn {
-        let (a_re, a_im) = (f0[i], f0[i + qn]);
-        let (b_re, b_im) = fft::cmul(
-            f1[i],
-            f1[i + qn],
-            GM[(i + hn) << 1],
-            GM[((i + hn) << 1) + 1],
-        );
-        f[i << 1] = a_re + b_re;
-        f[(i << 1) + hn] = a_im + b_im;
-        f[(i << 1) + 1] = a_re - b_re;
-        f[(i << 1) + 1 + hn] = a_im - b_im;
-    }
-}
-
-/// B = [[g, -f], [G, -F]] in FFT form into b[0..4n] (b00, b01, b10, b11).
-fn basis(b: &mut [Fpr], f: &[i8], g: &[i8], ff: &[i8], gg: &[i8], logn: u32) {
-    let n = 1usize << logn;
-    let (b00, rest) = b.split_at_mut(n);
-    let (b01, rest) = rest.split_at_mut(n);
-    let (b10, rest) = rest.split_at_mut(n);
-    let b11 = &mut rest[..n];
-    for i in 0..n {
-        b01[i] = Fpr::of(i64::from(f[i]));
-        b00[i] = Fpr::of(i64::from(g[i]));
-        b11[i] = Fpr::of(i64::from(ff[i]));
-        b10[i] = Fpr::of(i64::from(gg[i]));
-    }
-    fft::fft(b01, logn);
-    fft::fft(b00, logn);
-    fft::fft(b11, logn);
-    fft::fft(b10, logn);
-    for x in b01.iter_mut().chain(b11.iter_mut()) {
-        *x = -*x;
-    }
-}
-
 /// HashToPoint of the draft: SHAKE256(nonce || mu), 16-bit little-endian
 /// samples, rejecting values >= 5q, reduced mod q. Public inputs.
 pub(crate) fn hash_to_point(nonce: &[u8], mu: &[u8; 64], c: &mut [u16]) {
@@ -418,27 +324,21 @@ pub(crate) fn hash_to_point(nonce: &[u8], mu: &[u8; 64], c: &mut [u16]) {
     }
 }
 
-/// Decoded secret polynomials.
-pub(crate) struct Secret<'a> {
-    pub(crate) f: &'a [i8],
-    pub(crate) g: &'a [i8],
-    pub(crate) ff: &'a [i8],
-    pub(crate) gg: &'a [i8],
-}
-
 /// Signs with the derived (hedged) 40-byte seed: writes the whole
 /// signature (header, nonce, padded body) into `sig` (exact length).
 /// Returns `false` after [`MAX_ATTEMPTS`] failures (invalid key).
 /// `N` = n, `T` >= 9n.
-pub(crate) fn sign_with_seed<const N: usize, const T: usize>(
-    key: &Secret<'_>,
+pub(crate) fn sign_with_seed<B: Backend, const N: usize, const T: usize>(
+    b: B,
+    key: &NtruKey<'_>,
     logn: u32,
     seed: &[u8; 40],
     mu: &[u8; 64],
     sig: &mut [u8],
 ) -> bool {
     let n = N;
-    let mut tmp = [fpr::ZERO; T];
+    let mut tmp = crate::scheme::Aligned([fpr::ZERO; T]);
+    let tmp = &mut tmp.0;
     let mut hm = [0u16; N];
     let mut s2 = [0i16; N];
     let mut ok = false;
@@ -459,9 +359,8 @@ pub(crate) fn sign_with_seed<const N: usize, const T: usize>(
 
         // Basis, then Gram matrix: slots (n each) end up as
         // [g01 | b01 | g11 | b11 | g00 | ...].
-        basis(&mut tmp, key.f, key.g, key.ff, key.gg, logn);
+        basis_fft(b, tmp, key, logn);
         {
-            let hn = n >> 1;
             let (b00, rest) = tmp.split_at_mut(n);
             let (b01, rest) = rest.split_at_mut(n);
             let (b10, rest) = rest.split_at_mut(n);
@@ -469,18 +368,18 @@ pub(crate) fn sign_with_seed<const N: usize, const T: usize>(
             let (s4, rest) = rest.split_at_mut(n);
             let s5 = &mut rest[..n];
             s4.copy_from_slice(b00);
-            mulownadj_fft(s4, hn);
+            mulselfadj_fft(s4, logn);
             s5.copy_from_slice(b01);
-            mulownadj_fft(s5, hn);
-            add(s4, s5);
-            muladj_fft(b00, b10, hn);
+            mulselfadj_fft(s5, logn);
+            add(s4, s5, logn);
+            muladj_fft(b00, b10, logn);
             s5.copy_from_slice(b01);
-            muladj_fft(s5, b11, hn);
-            add(b00, s5);
-            mulownadj_fft(b10, hn);
+            muladj_fft(s5, b11, logn);
+            add(b00, s5, logn);
+            mulselfadj_fft(b10, logn);
             s5.copy_from_slice(b11);
-            mulownadj_fft(s5, hn);
-            add(b10, s5);
+            mulselfadj_fft(s5, logn);
+            add(b10, s5, logn);
         }
         // Target: t0 = FFT(hm) b11 / q, t1 = -FFT(hm) b01 / q (slots 5, 6).
         {
@@ -490,16 +389,12 @@ pub(crate) fn sign_with_seed<const N: usize, const T: usize>(
             for (x, &h) in t0.iter_mut().zip(hm.iter()) {
                 *x = Fpr::of(i64::from(h));
             }
-            fft::fft(t0, logn);
+            b.fft(t0, logn);
             t1.copy_from_slice(t0);
-            mul_fft(t1, &head[n..2 * n], n >> 1);
-            for x in t1.iter_mut() {
-                *x = *x * -fpr::INVERSE_OF_Q;
-            }
-            mul_fft(t0, &head[3 * n..4 * n], n >> 1);
-            for x in t0.iter_mut() {
-                *x = *x * fpr::INVERSE_OF_Q;
-            }
+            mul_fft(t1, &head[n..2 * n], logn);
+            fft::mulconst(t1, -fpr::INVERSE_OF_Q, logn);
+            mul_fft(t0, &head[3 * n..4 * n], logn);
+            fft::mulconst(t0, fpr::INVERSE_OF_Q, logn);
         }
         // Rearrange to [g00 | g01 | g11 | t0 | t1 | work(4n)].
         tmp.copy_within(0..n, n);
@@ -512,14 +407,13 @@ pub(crate) fn sign_with_seed<const N: usize, const T: usize>(
             let (g11, rest) = rest.split_at_mut(n);
             let (t0, rest) = rest.split_at_mut(n);
             let (t1, rest) = rest.split_at_mut(n);
-            samp.ffsamp(logn, t0, t1, g00, g01, g11, &mut rest[..4 * n]);
+            samp.ffsamp(logn, (t0, t1), (g00, g01, g11), &mut rest[..4 * n]);
         }
         drop(samp);
         // [b00 b01 b10 b11 | t0 t1 | tx ty].
         tmp.copy_within(3 * n..5 * n, 4 * n);
-        basis(&mut tmp, key.f, key.g, key.ff, key.gg, logn);
+        basis_fft(b, tmp, key, logn);
         {
-            let hn = n >> 1;
             let (b00, rest) = tmp.split_at_mut(n);
             let (b01, rest) = rest.split_at_mut(n);
             let (b10, rest) = rest.split_at_mut(n);
@@ -530,16 +424,16 @@ pub(crate) fn sign_with_seed<const N: usize, const T: usize>(
             let ty = &mut rest[..n];
             tx.copy_from_slice(t0);
             ty.copy_from_slice(t1);
-            mul_fft(tx, b00, hn);
-            mul_fft(ty, b10, hn);
-            add(tx, ty);
+            mul_fft(tx, b00, logn);
+            mul_fft(ty, b10, logn);
+            add(tx, ty, logn);
             ty.copy_from_slice(t0);
-            mul_fft(ty, b01, hn);
+            mul_fft(ty, b01, logn);
             t0.copy_from_slice(tx);
-            mul_fft(t1, b11, hn);
-            add(t1, ty);
-            fft::ifft(t0, logn);
-            fft::ifft(t1, logn);
+            mul_fft(t1, b11, logn);
+            add(t1, ty, logn);
+            b.ifft(t0, logn);
+            b.ifft(t1, logn);
         }
         // s1 = hm - round(t0) (norm and infinity bound), s2 = -round(t1).
         let mut sqn = 0u32;

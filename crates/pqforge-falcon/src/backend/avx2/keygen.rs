@@ -1,9 +1,8 @@
-//! AVX2 step of keygen's Gaussian sampler (x86_64 only): the 26 table
-//! comparisons of one sample as seven 4-lane subtractions.
+//! AVX2 step of keygen's Gaussian sampler: the 26 table comparisons of one
+//! sample as seven 4-lane subtractions.
 //!
 //! CT: the count is a sum of borrow bits; no data-dependent branch or
 //! index.
-#![allow(unsafe_code)]
 
 use core::arch::x86_64::{
     _mm_add_epi64, _mm_cvtsi128_si64, _mm_unpackhi_epi64, _mm256_add_epi64, _mm256_castsi256_si128,
@@ -11,7 +10,9 @@ use core::arch::x86_64::{
     _mm256_srli_epi64, _mm256_sub_epi64,
 };
 
-use crate::keygen::{GAUSS_1024_12289, TailCount, poly_small_mkgauss_gen};
+use pqforge_core::cpu::Avx2;
+
+use crate::keygen::{GAUSS_1024_12289, TailCount, poly_small_mkgauss};
 use crate::rng::ShakeU64;
 
 /// Entries 1..27 of the table, padded with zeros to 28 (a zero entry never
@@ -26,13 +27,13 @@ const TAIL_X4: [[u64; 4]; 7] = {
     t
 };
 
-/// Proof that the CPU supports AVX2 (only built after the check).
-struct Avx2(());
+/// The AVX2 [`TailCount`]: holds the token.
+struct Tail(Avx2);
 
-impl TailCount for Avx2 {
+impl TailCount for Tail {
     #[inline(always)]
     fn tail_count(&self, r: u64) -> u32 {
-        // SAFETY: an `Avx2` value exists only after AVX2 was detected.
+        // SAFETY: the token proves that the CPU supports AVX2.
         unsafe { tail_count(r) }
     }
 }
@@ -55,20 +56,14 @@ fn tail_count(r: u64) -> u32 {
     _mm_cvtsi128_si64(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h))) as u32
 }
 
-/// The sampler body compiled with AVX2 enabled.
-#[target_feature(enable = "avx2")]
-fn mkgauss_poly(rng: &mut ShakeU64, f: &mut [i8], logn: u32, tok: &Avx2) {
-    poly_small_mkgauss_gen(rng, f, logn, tok);
+/// Keygen's [`poly_small_mkgauss`] with the AVX2 comparisons.
+pub(crate) fn gauss_poly(t: Avx2, rng: &mut ShakeU64, f: &mut [i8], logn: u32) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { gauss_poly_avx2(rng, f, logn, &Tail(t)) }
 }
 
-/// Runs keygen's `poly_small_mkgauss` with the AVX2 comparisons if the CPU
-/// has AVX2; returns whether it did.
-pub(crate) fn try_poly_small_mkgauss(rng: &mut ShakeU64, f: &mut [i8], logn: u32) -> bool {
-    if pqforge_core::cpu::avx2() {
-        let tok = Avx2(());
-        // SAFETY: AVX2 support was checked above.
-        unsafe { mkgauss_poly(rng, f, logn, &tok) };
-        return true;
-    }
-    false
+/// The sampler body compiled with AVX2 enabled.
+#[target_feature(enable = "avx2")]
+fn gauss_poly_avx2(rng: &mut ShakeU64, f: &mut [i8], logn: u32, tail: &Tail) {
+    poly_small_mkgauss(rng, f, logn, tail);
 }

@@ -1,6 +1,6 @@
-//! AVX2 NTT modulo q = 12289 (x86_64 only), 16 signed 16-bit lanes.
+//! AVX2 NTT and division modulo q = 12289, 16 signed 16-bit lanes.
 //!
-//! Same transform as the portable `mq_ntt` / `mq_intt` of [`crate::vrfy`]
+//! Same transform as the portable [`crate::mq::ntt`] / [`crate::mq::intt`]
 //! (Cooley-Tukey forward, Gentleman-Sande inverse, bit-reversed twiddles
 //! `GMB` / `IGMB`, inverse scaled by 1/n): inputs and outputs are the same
 //! arrays of values in 0..q, so both backends give identical results.
@@ -21,7 +21,6 @@
 //!
 //! CT: no data-dependent branch or index (the NTT also runs on the secret
 //! f, g, F in key generation).
-#![allow(unsafe_code)]
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_loadu_si256, _mm256_mulhi_epi16,
@@ -30,7 +29,9 @@ use core::arch::x86_64::{
     _mm256_sign_epi16, _mm256_srai_epi16, _mm256_storeu_si256, _mm256_sub_epi16,
 };
 
-use crate::vrfy::{GMB, IGMB};
+use pqforge_core::cpu::Avx2;
+
+use crate::mq::{GMB, IGMB};
 
 const Q: i16 = 12289;
 /// q^-1 mod 2^16, as a signed 16-bit value.
@@ -182,11 +183,28 @@ fn split_pairs(x: __m256i, l: usize) -> (__m256i, __m256i) {
 }
 
 /// Forward NTT of `a` (values 0..q in, 0..q out), `logn` 9 or 10.
-///
-/// # Safety
-/// The CPU must support AVX2.
+pub(crate) fn ntt(_: Avx2, a: &mut [u16], logn: u32) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { ntt_avx2(a, logn) }
+}
+
+/// Inverse NTT of `a` (values 0..q in, 0..q out), including the 1/n
+/// scaling, `logn` 9 or 10.
+pub(crate) fn intt(_: Avx2, a: &mut [u16], logn: u32) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { intt_avx2(a, logn) }
+}
+
+/// `x[i] = x[i] / y[i] mod q` (0 where y[i] = 0), values 0..q in and out,
+/// `x.len()` a multiple of 16: y^(q-2) by the same fixed addition chain as
+/// the portable [`crate::mq::div`]. CT: fixed sequence of operations.
+pub(crate) fn div(_: Avx2, x: &mut [u16], y: &[u16]) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { div_avx2(x, y) }
+}
+
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn ntt(a: &mut [u16], logn: u32) {
+fn ntt_avx2(a: &mut [u16], logn: u32) {
     let n = 1usize << logn;
     let lane_tw: &[[&[i16]; 2]; 4] = &if logn == 10 {
         [
@@ -248,13 +266,8 @@ pub(crate) unsafe fn ntt(a: &mut [u16], logn: u32) {
     }
 }
 
-/// Inverse NTT of `a` (values 0..q in, 0..q out), including the 1/n
-/// scaling, `logn` 9 or 10.
-///
-/// # Safety
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn intt(a: &mut [u16], logn: u32) {
+fn intt_avx2(a: &mut [u16], logn: u32) {
     let n = 1usize << logn;
     let lane_tw: &[[&[i16]; 2]; 4] = &if logn == 10 {
         [
@@ -328,14 +341,8 @@ fn mont_vv(a: __m256i, b: __m256i) -> __m256i {
     )
 }
 
-/// `x[i] = x[i] / y[i] mod q` (0 where y[i] = 0), values 0..q in and out,
-/// `x.len()` a multiple of 16: y^(q-2) by the same fixed addition chain as
-/// the portable `mq_div_12289`. CT: fixed sequence of operations.
-///
-/// # Safety
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn div(x: &mut [u16], y: &[u16]) {
+fn div_avx2(x: &mut [u16], y: &[u16]) {
     // 2^32 mod q, centred: multiplying by it enters Montgomery form.
     const R2C: i16 = 10952 - Q;
     let r2 = _mm256_set1_epi16(R2C);
@@ -364,39 +371,6 @@ pub(crate) unsafe fn div(x: &mut [u16], y: &[u16]) {
     }
 }
 
-/// Runs [`div`] if the CPU has AVX2 and the length is a multiple of 16;
-/// returns whether it did.
-pub(crate) fn try_div(x: &mut [u16], y: &[u16]) -> bool {
-    if x.len().is_multiple_of(16) && x.len() == y.len() && pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { div(x, y) };
-        return true;
-    }
-    false
-}
-
-/// Runs [`ntt`] if the CPU has AVX2 and `logn` is 9 or 10; returns
-/// whether it did.
-pub(crate) fn try_ntt(a: &mut [u16], logn: u32) -> bool {
-    if (logn == 9 || logn == 10) && pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { ntt(a, logn) };
-        return true;
-    }
-    false
-}
-
-/// Runs [`intt`] if the CPU has AVX2 and `logn` is 9 or 10; returns
-/// whether it did.
-pub(crate) fn try_intt(a: &mut [u16], logn: u32) -> bool {
-    if (logn == 9 || logn == 10) && pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { intt(a, logn) };
-        return true;
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,11 +384,11 @@ mod tests {
     /// Barrett and Montgomery bounds over every i16 input.
     #[test]
     fn reductions_exhaustive() {
-        if !pqforge_core::cpu::avx2() {
+        if Avx2::detect().is_none() {
             return;
         }
         for x in i16::MIN..=i16::MAX {
-            // SAFETY: AVX2 checked above.
+            // SAFETY: the token exists (checked above).
             let (b, nz, m) = unsafe {
                 let v = _mm256_set1_epi16(x);
                 let z = 6144i16;
@@ -438,63 +412,6 @@ mod tests {
                 (i64::from(m) * 65536).rem_euclid(12289),
                 (i64::from(x) * 6144).rem_euclid(12289)
             );
-        }
-    }
-
-    /// AVX2 division equals the portable one (including y = 0).
-    #[test]
-    fn div_matches_portable() {
-        if !pqforge_core::cpu::avx2() {
-            return;
-        }
-        let mut x = [0u16; 12304];
-        let mut y = [0u16; 12304];
-        for i in 0..12289 {
-            x[i] = ((i * 7919) % 12289) as u16;
-            y[i] = i as u16;
-        }
-        let mut z = x;
-        // SAFETY: AVX2 checked above.
-        unsafe { div(&mut z, &y) };
-        for i in 0..12289 {
-            assert_eq!(
-                u32::from(z[i]),
-                crate::vrfy::mq_div_12289(u32::from(x[i]), u32::from(y[i])),
-                "{i}"
-            );
-        }
-    }
-
-    /// AVX2 NTT / inverse NTT equal the portable ones on random inputs
-    /// (and on the extremes 0 and q - 1).
-    #[test]
-    fn matches_portable() {
-        if !pqforge_core::cpu::avx2() {
-            return;
-        }
-        let mut r = pqforge_core::testing::TestRng::new(0x1234_5678_9abc_def0);
-        for logn in [9u32, 10] {
-            let n = 1usize << logn;
-            for k in 0..50 {
-                let mut a = [0u16; 1024];
-                for x in &mut a[..n] {
-                    let v = r.next_u64();
-                    *x = match k {
-                        0 => 0,
-                        1 => 12288,
-                        _ => (v % 12289) as u16,
-                    };
-                }
-                let mut b = a;
-                crate::vrfy::mq_ntt_portable(&mut a[..n], logn);
-                // SAFETY: AVX2 checked above.
-                unsafe { ntt(&mut b[..n], logn) };
-                assert_eq!(a[..n], b[..n], "ntt logn={logn} k={k}");
-                crate::vrfy::mq_intt_portable(&mut a[..n], logn);
-                // SAFETY: AVX2 checked above.
-                unsafe { intt(&mut b[..n], logn) };
-                assert_eq!(a[..n], b[..n], "intt logn={logn} k={k}");
-            }
         }
     }
 }

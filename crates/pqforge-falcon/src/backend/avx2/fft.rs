@@ -1,4 +1,5 @@
-//! AVX2 FFT and inverse FFT on native `f64` (x86_64 only), four lanes.
+//! AVX2 FFT and inverse FFT on native `f64`, four lanes (not built with
+//! the `fpr-emulated` feature, where `Fpr` is not an `f64`).
 //!
 //! Bit-identical to [`crate::fft::fft`] / [`crate::fft::ifft`]: every lane
 //! performs exactly the scalar operations, in the same order (separate
@@ -10,13 +11,14 @@
 //! swaps, distance 1 four blocks through `unpacklo` / `unpackhi`.
 //!
 //! CT: no branch or index on the data (the FFT also runs on secret keys).
-#![allow(unsafe_code)]
 
 use core::arch::x86_64::{
     __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute2f128_pd,
     _mm256_permute4x64_pd, _mm256_set1_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm256_unpackhi_pd,
     _mm256_unpacklo_pd, _mm256_xor_pd,
 };
+
+use pqforge_core::cpu::Avx2;
 
 use crate::fpr::{Fpr, GM, P2_TAB};
 
@@ -77,11 +79,19 @@ fn tw4(k: usize) -> (__m256d, __m256d) {
 }
 
 /// Forward FFT, `logn` >= 4.
-///
-/// # Safety
-/// The CPU must support AVX2.
+pub(crate) fn fft(_: Avx2, f: &mut [Fpr], logn: u32) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { fft_avx2(f, logn) }
+}
+
+/// Inverse FFT (with the 2/n scaling of [`crate::fft::ifft`]), `logn` >= 4.
+pub(crate) fn ifft(_: Avx2, f: &mut [Fpr], logn: u32) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { ifft_avx2(f, logn) }
+}
+
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn fft(f: &mut [Fpr], logn: u32) {
+fn fft_avx2(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
     let f = &mut f[..n];
@@ -148,12 +158,8 @@ pub(crate) unsafe fn fft(f: &mut [Fpr], logn: u32) {
     }
 }
 
-/// Inverse FFT (with the 2/n scaling of [`crate::fft::ifft`]), `logn` >= 4.
-///
-/// # Safety
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn ifft(f: &mut [Fpr], logn: u32) {
+fn ifft_avx2(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
     let f = &mut f[..n];
@@ -223,65 +229,5 @@ pub(crate) unsafe fn ifft(f: &mut [Fpr], logn: u32) {
     let ni = _mm256_set1_pd(P2_TAB[logn as usize].to_f64());
     for j in (0..n).step_by(4) {
         st(f, j, _mm256_mul_pd(ld(f, j), ni));
-    }
-}
-
-/// Runs [`fft`] if the CPU has AVX2 and `logn` >= 4; returns whether it
-/// did.
-pub(crate) fn try_fft(f: &mut [Fpr], logn: u32) -> bool {
-    if logn >= 4 && pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { fft(f, logn) };
-        return true;
-    }
-    false
-}
-
-/// Runs [`ifft`] if the CPU has AVX2 and `logn` >= 4; returns whether it
-/// did.
-pub(crate) fn try_ifft(f: &mut [Fpr], logn: u32) -> bool {
-    if logn >= 4 && pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { ifft(f, logn) };
-        return true;
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Bit-identical to the portable FFT / inverse FFT on random values,
-    /// for every supported degree.
-    #[test]
-    fn matches_portable() {
-        if !pqforge_core::cpu::avx2() {
-            return;
-        }
-        let mut r = pqforge_core::testing::TestRng::new(0x0123_4567_89ab_cdef);
-        for logn in 4..=10u32 {
-            let n = 1usize << logn;
-            for _ in 0..20 {
-                let mut a = [Fpr::from_bits(0); 1024];
-                for x in &mut a[..n] {
-                    *x = Fpr::of((r.next_u64() >> 40) as i64 - (1 << 23))
-                        * Fpr::from_bits(0x3F50_0000_0000_0000);
-                }
-                let mut b = a;
-                crate::fft::fft_portable(&mut a, logn);
-                // SAFETY: AVX2 checked above.
-                unsafe { fft(&mut b, logn) };
-                for u in 0..n {
-                    assert_eq!(a[u].to_bits(), b[u].to_bits(), "fft logn={logn} u={u}");
-                }
-                crate::fft::ifft_portable(&mut a, logn);
-                // SAFETY: AVX2 checked above.
-                unsafe { ifft(&mut b, logn) };
-                for u in 0..n {
-                    assert_eq!(a[u].to_bits(), b[u].to_bits(), "ifft logn={logn} u={u}");
-                }
-            }
-        }
     }
 }

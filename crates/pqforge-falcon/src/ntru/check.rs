@@ -7,9 +7,9 @@
 //! matrix drives the sampler into NaN/infinite values. So decoding also
 //! checks f·G − g·F = q in Z[x]/(x^n + 1), in constant time.
 
-use crate::zint::{
-    self, intt, modp_mkgm2, modp_montymul, modp_ninv31, modp_norm, modp_r2, modp_set, ntt,
-};
+use super::NtruKey;
+use crate::backend::Backend;
+use crate::modp::{Ntt, Prime};
 
 /// All-ones iff f·G − g·F = q (mod x^n + 1) over the integers, n = 2^logn
 /// = `N`.
@@ -18,49 +18,44 @@ use crate::zint::{
 /// of f·G − g·F is below 2·1024·127² < 2^25 in absolute value: computed
 /// modulo a 31-bit prime p (NTT, first prime of the solver table) and
 /// normalised to (−p/2, p/2], it is the integer itself.
-pub(crate) fn ntru_equation_mask<const N: usize>(
-    f: &[i8; N],
-    g: &[i8; N],
-    ff: &[i8; N],
-    gg: &[i8; N],
+pub(crate) fn ntru_equation_mask<B: Backend, const N: usize>(
+    b: B,
+    key: &NtruKey<'_>,
     logn: u32,
 ) -> u32 {
-    let sp = zint::prime(0);
-    let p = sp.p;
-    let p0i = modp_ninv31(p);
-    let r2 = modp_r2(p, p0i);
     let mut gm = [0u32; N];
     let mut igm = [0u32; N];
-    modp_mkgm2(&mut gm, &mut igm, logn, sp.g, p, p0i);
+    let t = Ntt::build(b, Prime::new(0), &mut gm, &mut igm, logn);
+    let c = t.pr;
     let mut a = [0u32; N];
-    let mut b = [0u32; N];
-    let mut c = [0u32; N];
+    let mut bb = [0u32; N];
+    let mut cc = [0u32; N];
     // a = f·G, c = g·F (NTT domain; montymul divides by R, r2 restores).
     for i in 0..N {
-        a[i] = modp_set(i32::from(f[i]), p);
-        b[i] = modp_set(i32::from(gg[i]), p);
+        a[i] = c.set(i32::from(key.f[i]));
+        bb[i] = c.set(i32::from(key.gg[i]));
     }
-    ntt(&mut a, &gm, logn, p, p0i);
-    ntt(&mut b, &gm, logn, p, p0i);
+    t.ntt(&mut a[..], logn);
+    t.ntt(&mut bb[..], logn);
     for i in 0..N {
-        a[i] = modp_montymul(modp_montymul(a[i], b[i], p, p0i), r2, p, p0i);
-        b[i] = modp_set(i32::from(g[i]), p);
-        c[i] = modp_set(i32::from(ff[i]), p);
+        a[i] = c.mul(a[i], bb[i]);
+        bb[i] = c.set(i32::from(key.g[i]));
+        cc[i] = c.set(i32::from(key.ff[i]));
     }
-    ntt(&mut b, &gm, logn, p, p0i);
-    ntt(&mut c, &gm, logn, p, p0i);
+    t.ntt(&mut bb[..], logn);
+    t.ntt(&mut cc[..], logn);
     for i in 0..N {
-        let gf = modp_montymul(modp_montymul(b[i], c[i], p, p0i), r2, p, p0i);
-        a[i] = zint::modp_sub(a[i], gf, p);
+        let gf = c.mul(bb[i], cc[i]);
+        a[i] = c.sub(a[i], gf);
     }
-    intt(&mut a, &igm, logn, p, p0i);
+    t.intt(&mut a[..], logn);
     // OR of (coefficient − expected) over all coefficients: zero iff equal.
     let mut diff = 0u32;
     for (i, &x) in a.iter().enumerate() {
         let want = if i == 0 { 12289 } else { 0 };
-        diff |= (modp_norm(x, p) ^ want) as u32;
+        diff |= (c.norm(x) ^ want) as u32;
     }
-    for t in [&mut a, &mut b, &mut c] {
+    for t in [&mut a, &mut bb, &mut cc] {
         zeroize::Zeroize::zeroize(t.as_mut_slice());
     }
     pqforge_core::ct::nonzero_mask_u32(diff) ^ u32::MAX
@@ -69,6 +64,7 @@ pub(crate) fn ntru_equation_mask<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::Portable;
 
     #[test]
     fn rejects_a_singular_basis() {
@@ -76,6 +72,12 @@ mod tests {
         // KAT key is decoded through this check in tests/kat.rs.)
         let f = [1i8, 2, -3, 4];
         let g = [0i8, -1, 5, 2];
-        assert_eq!(ntru_equation_mask(&f, &g, &f, &g, 2), 0);
+        let key = NtruKey {
+            f: &f,
+            g: &g,
+            ff: &f,
+            gg: &g,
+        };
+        assert_eq!(ntru_equation_mask::<_, 4>(Portable, &key, 2), 0);
     }
 }

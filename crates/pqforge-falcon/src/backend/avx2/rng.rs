@@ -1,11 +1,10 @@
-//! AVX2 refill of the sampler PRNG (x86_64 only): the eight ChaCha20 blocks
+//! AVX2 refill of the sampler PRNG: the eight ChaCha20 blocks
 //! of one refill computed side by side, block u in lane u of every state
 //! word. The output layout of [`crate::rng`] (block u, word v at bytes
 //! `4u + 32v`) is then exactly one 32-byte store per state word, so the
 //! bytes are identical to the portable refill.
 //!
 //! CT: straight-line arithmetic, no branch or index on the key.
-#![allow(unsafe_code)]
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_or_si256, _mm256_permute4x64_epi64,
@@ -13,6 +12,10 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
     _mm256_unpackhi_epi32, _mm256_unpacklo_epi32, _mm256_xor_si256,
 };
+
+use pqforge_core::cpu::Avx2;
+
+use crate::rng::BUF_LEN;
 
 /// ChaCha20 constants ("expand 32-byte k").
 const CW: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
@@ -58,12 +61,14 @@ fn qround(s: &mut [__m256i; 16], a: usize, b: usize, c: usize, d: usize) {
 
 /// The eight blocks for counters `cc .. cc + 8` (words 4..16 of the input
 /// in `key`, the counter XORed into words 14 and 15), interleaved into
-/// `buf`.
-///
-/// # Safety
-/// The CPU must support AVX2.
+/// `buf`: [`crate::rng::chacha20x8`].
+pub(crate) fn chacha20x8(_: Avx2, buf: &mut [u8; BUF_LEN], key: &[u32; 12], cc: u64) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { chacha20x8_avx2(buf, key, cc) }
+}
+
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn refill(buf: &mut [u8; 512], key: &[u32; 12], cc: u64) {
+fn chacha20x8_avx2(buf: &mut [u8; BUF_LEN], key: &[u32; 12], cc: u64) {
     // Counters cc + u as 64-bit values, split into low / high 32-bit lanes
     // ordered by block.
     let c0 = _mm256_add_epi64(
@@ -106,14 +111,4 @@ pub(crate) unsafe fn refill(buf: &mut [u8; 512], key: &[u32; 12], cc: u64) {
         // SAFETY: `out` is exactly 32 bytes; unaligned store.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), w) };
     }
-}
-
-/// Runs [`refill`] if the CPU has AVX2; returns whether it did.
-pub(crate) fn try_refill(buf: &mut [u8; 512], key: &[u32; 12], cc: u64) -> bool {
-    if pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { refill(buf, key, cc) };
-        return true;
-    }
-    false
 }

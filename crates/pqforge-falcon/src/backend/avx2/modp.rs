@@ -1,28 +1,31 @@
-//! AVX2 NTT / inverse NTT modulo the 31-bit solver primes (x86_64 only).
+//! AVX2 NTT / inverse NTT modulo the 31-bit solver primes, and their
+//! twiddle tables.
 //!
 //! Eight values per 256-bit register. A Montgomery product needs the full
 //! 62-bit products, which `_mm256_mul_epu32` forms only for the even 32-bit
 //! lanes, so the odd lanes are shifted down, multiplied separately and
 //! merged back. Every butterfly result is fully reduced (in [0, p)), the
-//! same word as the portable [`crate::zint::modp_montymul`] /
-//! [`crate::zint::modp_add`] / [`crate::zint::modp_sub`] give, and the
-//! butterflies are applied layer by layer with the same twiddles as the
-//! portable `ntt_ext` / `intt_ext`, so the outputs are identical.
+//! same word as the portable [`crate::modp::montymul`] /
+//! [`crate::modp::add`] / [`crate::modp::sub`] give, and the butterflies
+//! are applied layer by layer with the same twiddles as the portable
+//! [`crate::modp::ntt`] / [`crate::modp::intt`], so the outputs are
+//! identical.
 //!
 //! The layers whose butterfly distance is at least 8 words use one
 //! broadcast twiddle per block; the last three (distance 4, 2, 1) regroup
 //! the x and y halves of several blocks into two registers with lane
 //! shuffles, and the matching twiddles with a lane permutation. Strided
 //! inputs are gathered into a stack buffer (at most 1024 words) and
-//! scattered back. The twiddle tables themselves ([`try_mkgm2_powers`])
-//! are built by eight power chains at once.
+//! scattered back. The twiddle tables themselves ([`powers`]) are built by
+//! eight power chains at once.
 //!
 //! CT: no data-dependent branch, index or division; loop bounds depend only
 //! on the public size.
-#![allow(unsafe_code)]
 
-use crate::zint::{modp_montymul, modp_r, rev10};
+use pqforge_core::cpu::Avx2;
 use zeroize::Zeroize;
+
+use crate::modp::{Col, Prime, montymul as modp_montymul, r as modp_r, rev10};
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256,
@@ -227,32 +230,26 @@ fn intt_contig(a: &mut [u32], igm: &[u32], logn: u32, p: u32, p0i: u32) {
     }
 }
 
-/// The power tables of [`crate::zint::modp_mkgm2`] for logn in 4..=10
-/// (g, ig: the root and its inverse, Montgomery form) by eight interleaved
-/// chains, one per lane (steps g^8, ig^8), if the CPU has AVX2; returns
-/// whether it did. Montgomery products are fully reduced, so every entry
-/// is the unique representative of g^u R mod p, as with the scalar chains.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn try_mkgm2_powers(
+/// The power tables of [`crate::modp::mkgm2`] for logn in 4..=10 (g, ig:
+/// the root and its inverse, Montgomery form) by eight interleaved chains,
+/// one per lane (steps g^8, ig^8). Montgomery products are fully reduced,
+/// so every entry is the unique representative of g^u R mod p, as with the
+/// scalar chains.
+pub(crate) fn powers(
+    _: Avx2,
     gm: &mut [u32],
     igm: &mut [u32],
     logn: u32,
-    g: u32,
-    ig: u32,
-    p: u32,
-    p0i: u32,
-) -> bool {
-    if !(4..=10).contains(&logn) || !pqforge_core::cpu::avx2() {
-        return false;
-    }
-    // SAFETY: AVX2 support was checked above.
-    unsafe { mkgm2_powers(gm, igm, logn, g, ig, p, p0i) };
-    true
+    roots: (u32, u32),
+    pr: &Prime,
+) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { powers_avx2(gm, igm, logn, roots, pr) }
 }
 
-/// Body of [`try_mkgm2_powers`].
 #[target_feature(enable = "avx2")]
-fn mkgm2_powers(gm: &mut [u32], igm: &mut [u32], logn: u32, g: u32, ig: u32, p: u32, p0i: u32) {
+fn powers_avx2(gm: &mut [u32], igm: &mut [u32], logn: u32, (g, ig): (u32, u32), pr: &Prime) {
+    let (p, p0i) = (pr.p, pr.p0i);
     let n = 1usize << logn;
     let k = 10 - logn;
     let mut x1 = [0u32; 8];
@@ -285,53 +282,50 @@ fn mkgm2_powers(gm: &mut [u32], igm: &mut [u32], logn: u32, g: u32, ig: u32, p: 
     }
 }
 
-/// Runs the forward NTT of a[off + k stride], k < 2^logn, with AVX2 if the
-/// CPU has it and logn is in 4..=10; returns whether it did.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn try_ntt_ext(
-    a: &mut [u32],
-    off: usize,
-    stride: usize,
-    gm: &[u32],
-    logn: u32,
-    p: u32,
-    p0i: u32,
-    inverse: bool,
-) -> bool {
-    if !(4..=10).contains(&logn) || !pqforge_core::cpu::avx2() {
-        return false;
-    }
+/// Forward NTT of a column (logn in 4..=10).
+pub(crate) fn ntt(t: Avx2, a: Col<'_>, gm: &[u32], logn: u32, pr: &Prime) {
+    transform::<false>(t, a, gm, logn, pr);
+}
+
+/// Inverse NTT of a column (logn in 4..=10), with the 1/n scaling.
+pub(crate) fn intt(t: Avx2, a: Col<'_>, igm: &[u32], logn: u32, pr: &Prime) {
+    transform::<true>(t, a, igm, logn, pr);
+}
+
+/// The NTT (`INV` false) or inverse NTT of a column: contiguous columns in
+/// place, strided ones gathered into a stack buffer and scattered back
+/// (O(n) copies against O(n log n) products).
+fn transform<const INV: bool>(_: Avx2, a: Col<'_>, tw: &[u32], logn: u32, pr: &Prime) {
+    let Col {
+        buf: a,
+        off,
+        stride,
+    } = a;
+    let (p, p0i) = (pr.p, pr.p0i);
     let n = 1usize << logn;
-    if stride == 1 {
-        let a = &mut a[off..off + n];
-        // SAFETY: AVX2 support was checked above.
+    let run = |b: &mut [u32]| {
+        // SAFETY: the token proves that the CPU supports AVX2.
         unsafe {
-            if inverse {
-                intt_contig(a, gm, logn, p, p0i);
+            if INV {
+                intt_contig(b, tw, logn, p, p0i);
             } else {
-                ntt_contig(a, gm, logn, p, p0i);
+                ntt_contig(b, tw, logn, p, p0i);
             }
         }
-        return true;
+    };
+    if stride == 1 {
+        run(&mut a[off..off + n]);
+        return;
     }
-    // Gather, transform, scatter: O(n) copies against O(n log n) products.
     let mut buf = [0u32; 1024];
     let b = &mut buf[..n];
     for (k, w) in b.iter_mut().enumerate() {
         *w = a[off + k * stride];
     }
-    // SAFETY: AVX2 support was checked above.
-    unsafe {
-        if inverse {
-            intt_contig(b, gm, logn, p, p0i);
-        } else {
-            ntt_contig(b, gm, logn, p, p0i);
-        }
-    }
+    run(b);
     for (k, w) in b.iter().enumerate() {
         a[off + k * stride] = *w;
     }
     // The values are residues of secret polynomials.
     buf.zeroize();
-    true
 }

@@ -1,16 +1,15 @@
-//! AVX2 kernels for the NTRU solver's big-integer / small-prime arithmetic
-//! (x86_64 only).
+//! AVX2 kernels for the NTRU solver's big integers: residues modulo
+//! ranges of primes, CRT reconstruction, fused multiply-accumulate.
 //!
 //! Montgomery products modulo the 31-bit solver primes, four per 256-bit
 //! register: each 64-bit lane holds one value in its low half (the high
 //! half stays zero), and `_mm256_mul_epu32` gives the full 62-bit products.
 //! Every result is fully reduced, i.e. the same word the portable
-//! [`crate::zint::modp_montymul`] returns, so the callers' outputs are
+//! [`crate::modp::montymul`] returns, so the callers' outputs are
 //! identical with and without AVX2.
 //!
 //! CT: no data-dependent branch, index or division; the loop bounds depend
 //! only on public lengths.
-#![allow(unsafe_code)]
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
@@ -18,7 +17,10 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi32,
 };
 
-use crate::zint::ResConst;
+use pqforge_core::cpu::Avx2;
+
+use crate::modp::{self, Prime};
+use crate::zint::{ResConst, ZView, ZViewMut, add_mul_small, mul_small};
 
 /// Per-lane constants for four primes.
 #[derive(Clone, Copy)]
@@ -38,7 +40,7 @@ fn ld4(x: &[u64; 4]) -> __m256i {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn st4(x: __m256i) -> [u64; 4] {
+pub(super) fn st4(x: __m256i) -> [u64; 4] {
     let mut r = [0u64; 4];
     // SAFETY: `r` is 32 writable bytes; unaligned store.
     unsafe { _mm256_storeu_si256(r.as_mut_ptr().cast(), x) };
@@ -105,24 +107,23 @@ fn fix_sign(x: __m256i, neg: __m256i, l: &Lanes) -> __m256i {
     _mm256_add_epi32(d, _mm256_and_si256(l.p, _mm256_srai_epi32(d, 31)))
 }
 
-/// AVX2 body of [`crate::zint::zint_mod_small_signed_rns`]: sixteen primes
-/// per pass (four registers, independent chains), unused lanes of the
-/// last pass repeat its final prime and are not stored.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[allow(clippy::too_many_arguments)]
+/// [`crate::zint::residues`] (src.len >= 1): sixteen primes per pass
+/// (four registers, independent chains), unused lanes of the last pass
+/// repeat its final prime and are not stored.
+pub(crate) fn residues(_: Avx2, src: ZView<'_>, count: usize, dst: ZViewMut<'_>, u0: usize) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { residues_avx2(src, count, dst, u0) }
+}
+
 #[target_feature(enable = "avx2")]
-unsafe fn mod_small_signed_rns(
-    src: &[u32],
-    sstride: usize,
-    len: usize,
-    count: usize,
-    dst: &mut [u32],
-    dstride: usize,
-    u0: usize,
-    u1: usize,
-) {
+fn residues_avx2(src: ZView<'_>, count: usize, dst: ZViewMut<'_>, u0: usize) {
+    let len = src.len;
+    let ZViewMut {
+        buf: out,
+        len: nu,
+        stride: ostride,
+    } = dst;
+    let u1 = u0 + nu;
     let mut u = u0;
     while u < u1 {
         let k = (u1 - u).min(16);
@@ -135,7 +136,7 @@ unsafe fn mod_small_signed_rns(
         let l2 = Lanes::new(&c[8..12]);
         let l3 = Lanes::new(&c[12..16]);
         for v in 0..count {
-            let d = &src[v * sstride..v * sstride + len];
+            let d = src.int(v);
             let zero = _mm256_set1_epi64x(0);
             let (mut x0, mut x1, mut x2, mut x3) = (zero, zero, zero, zero);
             if k > 8 {
@@ -160,47 +161,27 @@ unsafe fn mod_small_signed_rns(
                 st4(fix_sign(x2, neg, &l2)),
                 st4(fix_sign(x3, neg, &l3)),
             ];
-            let o = v * dstride + (u - u0);
+            let o = v * ostride + (u - u0);
             for j in 0..k {
-                dst[o + j] = r[j >> 2][j & 3] as u32;
+                out[o + j] = r[j >> 2][j & 3] as u32;
             }
         }
         u += k;
     }
 }
 
-/// Runs the AVX2 [`crate::zint::zint_mod_small_signed_rns`] body (`len` >=
-/// 1) if the CPU has AVX2; returns whether it did.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn try_mod_small_signed_rns(
-    src: &[u32],
-    sstride: usize,
-    len: usize,
-    count: usize,
-    dst: &mut [u32],
-    dstride: usize,
-    u0: usize,
-    u1: usize,
-) -> bool {
-    if len > 0 && pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { mod_small_signed_rns(src, sstride, len, count, dst, dstride, u0, u1) };
-        return true;
-    }
-    false
+/// [`crate::zint::add_mul_fused`] with four limb positions per register.
+/// The signed products c y are formed as unsigned ones, (c + 2^31) y =
+/// c y + 2^31 y with c + 2^31 in [1, 2^32), so that `_mm256_mul_epu32`
+/// applies and the split into low 31 bits and the rest needs only logical
+/// shifts; the extra 2^31 y is taken back from the high part (minus y).
+pub(crate) fn add_mul_fused(_: Avx2, x: &mut [u32], ys: &[u32], c: &[i64]) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { add_mul_fused_avx2(x, ys, c) }
 }
 
-/// AVX2 body of [`crate::zint::zint_add_mul_fused`]: four limb positions
-/// per register. The signed products c y are formed as unsigned ones,
-/// (c + 2^31) y = c y + 2^31 y with c + 2^31 in [1, 2^32), so that
-/// `_mm256_mul_epu32` applies and the split into low 31 bits and the rest
-/// needs only logical shifts; the extra 2^31 y is taken back from the high
-/// part (minus y).
-///
-/// # Safety
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn add_mul_fused(x: &mut [u32], ys: &[u32], c: &[i64]) {
+fn add_mul_fused_avx2(x: &mut [u32], ys: &[u32], c: &[i64]) {
     use core::arch::x86_64::{_mm_loadu_si128, _mm256_cvtepu32_epi64, _mm256_sub_epi64};
     let tl = x.len();
     let nv = c.len();
@@ -242,19 +223,9 @@ unsafe fn add_mul_fused(x: &mut [u32], ys: &[u32], c: &[i64]) {
     }
 }
 
-/// Runs the AVX2 [`crate::zint::zint_add_mul_fused`] body if the CPU has
-/// AVX2; returns whether it did.
-pub(crate) fn try_add_mul_fused(x: &mut [u32], ys: &[u32], c: &[i64]) -> bool {
-    if pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { add_mul_fused(x, ys, c) };
-        return true;
-    }
-    false
-}
-
 /// Per-prime constants of the vector Horner reduction in [`rebuild_crt`].
 struct HornerConst {
+    pr: Prime,
     l: Lanes,
     /// 2^(31 * 9) mod p: a Montgomery product by it multiplies by 2^248
     /// (eight limbs).
@@ -269,17 +240,18 @@ impl HornerConst {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn new(u: usize) -> Self {
-        let c = ResConst::new(u, 1);
-        let (p, p0i, r2) = (c.p, c.p0i, c.r2);
+        let pr = Prime::new(u);
+        let c = ResConst::of(&pr, 1);
         let mut rx = [0u64; 9];
         // 2^31 mod p, then times 2^31 each step.
-        let mut z = crate::zint::modp_r(p);
+        let mut z = modp::r(pr.p);
         for r in &mut rx {
             *r = u64::from(z);
-            z = crate::zint::modp_montymul(z, r2, p, p0i);
+            z = pr.mm(z, pr.r2);
         }
         let l = Lanes::new(&[c; 4]);
         HornerConst {
+            pr,
             l,
             b8: _mm256_set1_epi64x(rx[8] as i64),
             w_lo: ld4(&[rx[0], rx[1], rx[2], rx[3]]),
@@ -324,7 +296,7 @@ fn horner_finish(lo: __m256i, hi: __m256i, hc: &HornerConst, p: u32) -> u32 {
     let b = st4(montymul(hi, hc.w_hi, hc.l.p, hc.l.p0i));
     let mut s = 0u32;
     for &w in a.iter().chain(&b) {
-        s = crate::zint::modp_add(s, w as u32, p);
+        s = modp::add(s, w as u32, p);
     }
     s
 }
@@ -374,21 +346,26 @@ fn mod_unsigned_x1(x: &[u32], hc: &HornerConst) -> u32 {
     horner_finish(a0, a1, hc, st4(l.p)[0] as u32)
 }
 
-/// AVX2 body of [`crate::zint::zint_rebuild_crt`] without the final signed
-/// normalisation: the same Garner steps (x += p_0..p_{u-1} * ((x_u - x mod
-/// p_u) / (p_0..p_{u-1}) mod p_u)), with x mod p_u by the vector Horner
-/// reduction above. The residue is unique, so the integers are the same.
-///
-/// # Safety
-/// The CPU must support AVX2.
+/// [`crate::zint::rebuild_crt_portable`]: the same Garner steps (x +=
+/// p_0..p_{u-1} * ((x_u - x mod p_u) / (p_0..p_{u-1}) mod p_u)), with x mod
+/// p_u by the vector Horner reduction above. The residue is unique, so the
+/// integers are the same.
+pub(crate) fn rebuild_crt(_: Avx2, xx: ZViewMut<'_>, count: usize, tmp: &mut [u32]) {
+    // SAFETY: the token proves that the CPU supports AVX2.
+    unsafe { rebuild_crt_avx2(xx, count, tmp) }
+}
+
 #[target_feature(enable = "avx2")]
-unsafe fn rebuild_crt(xx: &mut [u32], xlen: usize, xstride: usize, num: usize, tmp: &mut [u32]) {
-    use crate::zint::{modp_montymul, modp_sub, prime, zint_add_mul_small, zint_mul_small};
-    tmp[0] = prime(0).p;
+fn rebuild_crt_avx2(xx: ZViewMut<'_>, num: usize, tmp: &mut [u32]) {
+    let ZViewMut {
+        buf: xx,
+        len: xlen,
+        stride: xstride,
+    } = xx;
+    tmp[0] = Prime::new(0).p;
     for u in 1..xlen {
         let hc = HornerConst::new(u);
-        let (p, s) = (prime(u).p, prime(u).s);
-        let p0i = st4(hc.l.p0i)[0] as u32;
+        let (p, s, p0i) = (hc.pr.p, hc.pr.s, hc.pr.p0i);
         let mut v = 0;
         while v + 4 <= num {
             let bases = [
@@ -401,7 +378,7 @@ unsafe fn rebuild_crt(xx: &mut [u32], xlen: usize, xstride: usize, num: usize, t
             let mut xr = [0u32; 4];
             for j in 0..4 {
                 let xp = xx[bases[j] + u];
-                xr[j] = modp_montymul(s, modp_sub(xp, xq[j], p), p, p0i);
+                xr[j] = modp::montymul(s, modp::sub(xp, xq[j], p), p, p0i);
             }
             // x += tmp * xr on the four integers, carries side by side.
             let mut cc = [0u32; 4];
@@ -422,133 +399,10 @@ unsafe fn rebuild_crt(xx: &mut [u32], xlen: usize, xstride: usize, num: usize, t
             let x = &mut xx[v * xstride..];
             let xp = x[u];
             let xq = mod_unsigned_x1(&x[..u], &hc);
-            let xr = modp_montymul(s, modp_sub(xp, xq, p), p, p0i);
-            zint_add_mul_small(x, tmp, u, xr);
+            let xr = modp::montymul(s, modp::sub(xp, xq, p), p, p0i);
+            add_mul_small(x, &tmp[..u], xr);
             v += 1;
         }
-        tmp[u] = zint_mul_small(&mut tmp[..u], p);
+        tmp[u] = mul_small(&mut tmp[..u], p);
     }
-}
-
-/// Runs the AVX2 [`crate::zint::zint_rebuild_crt`] body (without the
-/// signed normalisation) if the CPU has AVX2; returns whether it did.
-pub(crate) fn try_rebuild_crt(
-    xx: &mut [u32],
-    xlen: usize,
-    xstride: usize,
-    num: usize,
-    tmp: &mut [u32],
-) -> bool {
-    if pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { rebuild_crt(xx, xlen, xstride, num, tmp) };
-        return true;
-    }
-    false
-}
-
-/// AVX2 body of one output coefficient of [`crate::ntru`]'s Comba column
-/// sums: o[t] for t < o.len() from the terms (i, j, neg), a_i the signed
-/// digits ad[i alen..][..alen], b_j the reversed ones bd[j blen..][..blen].
-/// Four digit products per instruction (`_mm256_mul_epi32`, exact 62-bit
-/// signed products); each product p is biased to p + 2^62 >= 0 so that its
-/// low 31 bits and its high part (p >> 31 = (p + 2^62) >> 31 - 2^31) come
-/// from logical shifts; the bias is taken back per column. The same sums
-/// as the scalar loop, so the same words.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn comba_coeff(
-    o: &mut [u32],
-    ad: &[i32],
-    alen: usize,
-    bd: &[i32],
-    blen: usize,
-    terms: &[(usize, usize, bool)],
-) {
-    use core::arch::x86_64::{
-        _mm_loadu_si128, _mm256_cvtepi32_epi64, _mm256_mul_epi32, _mm256_sub_epi64,
-    };
-    let m31 = _mm256_set1_epi64x(0x7FFF_FFFF);
-    let bias = _mm256_set1_epi64x(1i64 << 62);
-    let mut cc = 0i64;
-    for (t, ot) in o.iter_mut().enumerate() {
-        let u0 = (t + 1).saturating_sub(blen);
-        let u1 = (t + 1).min(alen);
-        let mut lo = 0i64;
-        let mut hi = 0i64;
-        if u0 < u1 {
-            let len = u1 - u0;
-            let nv = len >> 2;
-            let zero = _mm256_set1_epi64x(0);
-            let (mut lv, mut hv) = (zero, zero);
-            // Number of biased products added minus subtracted.
-            let mut nb = 0i64;
-            for &(i, j, neg) in terms {
-                let ar = &ad[i * alen + u0..i * alen + u1];
-                let bo = j * blen + (blen - 1 + u0 - t);
-                let br = &bd[bo..bo + len];
-                let (mut l4, mut h4) = (zero, zero);
-                for q in 0..nv {
-                    // SAFETY: ar, br hold `len` >= 4 q + 4 i32; unaligned.
-                    let (x, y) = unsafe {
-                        (
-                            _mm256_cvtepi32_epi64(_mm_loadu_si128(ar[4 * q..].as_ptr().cast())),
-                            _mm256_cvtepi32_epi64(_mm_loadu_si128(br[4 * q..].as_ptr().cast())),
-                        )
-                    };
-                    let p = _mm256_add_epi64(_mm256_mul_epi32(x, y), bias);
-                    l4 = _mm256_add_epi64(l4, _mm256_and_si256(p, m31));
-                    h4 = _mm256_add_epi64(h4, _mm256_srli_epi64(p, 31));
-                }
-                let (mut l, mut h) = (0i64, 0i64);
-                for (&x, &y) in ar[4 * nv..].iter().zip(&br[4 * nv..]) {
-                    let p = i64::from(x) * i64::from(y);
-                    l += p & 0x7FFF_FFFF;
-                    h += p >> 31;
-                }
-                if neg {
-                    lv = _mm256_sub_epi64(lv, l4);
-                    hv = _mm256_sub_epi64(hv, h4);
-                    lo -= l;
-                    hi -= h;
-                    nb -= 4 * nv as i64;
-                } else {
-                    lv = _mm256_add_epi64(lv, l4);
-                    hv = _mm256_add_epi64(hv, h4);
-                    lo += l;
-                    hi += h;
-                    nb += 4 * nv as i64;
-                }
-            }
-            let (ls, hs) = (st4(lv), st4(hv));
-            for j in 0..4 {
-                lo = lo.wrapping_add(ls[j] as i64);
-                hi = hi.wrapping_add(hs[j] as i64);
-            }
-            hi = hi.wrapping_sub(nb << 31);
-        }
-        let z = lo + cc;
-        *ot = (z as u32) & 0x7FFF_FFFF;
-        cc = (z >> 31) + hi;
-    }
-}
-
-/// Runs the AVX2 Comba coefficient body (see `comba_coeff`) if the CPU
-/// has AVX2; returns whether it did.
-pub(crate) fn try_comba_coeff(
-    o: &mut [u32],
-    ad: &[i32],
-    alen: usize,
-    bd: &[i32],
-    blen: usize,
-    terms: &[(usize, usize, bool)],
-) -> bool {
-    if pqforge_core::cpu::avx2() {
-        // SAFETY: AVX2 support was checked on the line above.
-        unsafe { comba_coeff(o, ad, alen, bd, blen, terms) };
-        return true;
-    }
-    false
 }
