@@ -304,7 +304,9 @@ macro_rules! falcon_set {
                 vk: &mut [u8; $pk],
                 sk: &mut [u8; $sk],
             ) -> (FalconVkState<$n>, FalconSkState<$n>) {
-                backend::keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
+                let mut out = (FalconVkState::default(), FalconSkState::default());
+                backend::keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk, &mut out.0, &mut out.1);
+                out
             }
 
             fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut [u8; $pk]) -> FalconVkState<$n> {

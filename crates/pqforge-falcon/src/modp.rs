@@ -90,13 +90,17 @@ pub(crate) fn rev10(x: usize) -> usize {
 #[inline(always)]
 pub(crate) fn set(x: i32, p: u32) -> u32 {
     let w = x as u32;
-    w.wrapping_add(p & (w >> 31).wrapping_neg())
+    // CT: black_box keeps LLVM from turning the sign mask into a branch
+    // (it does at opt-level z).
+    w.wrapping_add(p & core::hint::black_box((w >> 31).wrapping_neg()))
 }
 
 /// Normalises x mod p into the signed range (-p/2, p/2].
 #[inline(always)]
 pub(crate) fn norm(x: u32, p: u32) -> i32 {
-    let m = (x.wrapping_sub((p + 1) >> 1) >> 31).wrapping_sub(1);
+    // CT: without black_box, opt-level z compiles this mask to a `js`
+    // on the secret coefficient (seen by the valgrind harness).
+    let m = core::hint::black_box((x.wrapping_sub((p + 1) >> 1) >> 31).wrapping_sub(1));
     x.wrapping_sub(p & m) as i32
 }
 

@@ -212,11 +212,13 @@ pub(crate) fn keygen<B: Backend, const N: usize, const T: usize, const FT: usize
     logn: u32,
     pk: &mut [u8],
     sk: &mut [u8],
-) -> (FalconVkState<N>, FalconSkState<N>) {
-    let mut out = (FalconVkState::<N>::default(), FalconSkState::<N>::default());
-    keygen_from_seed::<B, N, T, FT>(b, seed, logn, pk, sk, &mut out.1, &mut out.0);
-    complete_generated(b, &mut out.1, &out.0, logn);
-    out
+    vst: &mut FalconVkState<N>,
+    st: &mut FalconSkState<N>,
+) {
+    // The states are written in place (out-parameters): returned by value,
+    // a 6 KB (Falcon-1024) copy stayed in the dispatch frame.
+    keygen_from_seed::<B, N, T, FT>(b, seed, logn, pk, sk, st, vst);
+    complete_generated(b, st, vst, logn);
 }
 
 /// The key generation proper: f, g, F into `st`, h into `vst`, the

@@ -269,9 +269,18 @@ macro_rules! ops {
     ($logn:literal, $n:literal, $pk:literal, $sk:literal, $e:literal, $seed:ident, $nonce:ident, $msg:ident) => {{
         let logn = $logn;
         let (mut pk1, mut sk1, mut pk2, mut sk2) = ([0u8; $pk], [0u8; $sk], [0u8; $pk], [0u8; $sk]);
-        let (v1, s1) = super::keygen::<$n, { 8 * $n }, { 3 * $n }>($seed, logn, &mut pk1, &mut sk1);
-        let (v2, s2) =
-            forced_portable::keygen::<$n, { 8 * $n }, { 3 * $n }>($seed, logn, &mut pk2, &mut sk2);
+        let (mut v1, mut s1) = (Default::default(), Default::default());
+        let (mut v2, mut s2) = (Default::default(), Default::default());
+        super::keygen::<$n, { 8 * $n }, { 3 * $n }>(
+            $seed, logn, &mut pk1, &mut sk1, &mut v1, &mut s1,
+        );
+        forced_portable::keygen::<$n, { 8 * $n }, { 3 * $n }>(
+            $seed, logn, &mut pk2, &mut sk2, &mut v2, &mut s2,
+        );
+        let (v1, s1): (
+            crate::scheme::FalconVkState<$n>,
+            crate::scheme::FalconSkState<$n>,
+        ) = (v1, s1);
         if pk1 != pk2 || sk1 != sk2 || v1.h != v2.h || s1.gg != s2.gg {
             return Err("keygen");
         }

@@ -109,7 +109,9 @@ macro_rules! for_each_operation {
                 logn: u32,
                 pk: &mut [u8],
                 sk: &mut [u8],
-            ) -> (crate::scheme::FalconVkState<N>, crate::scheme::FalconSkState<N>)
+                vst: &mut crate::scheme::FalconVkState<N>,
+                st: &mut crate::scheme::FalconSkState<N>,
+            ) -> ()
                 = crate::scheme::keygen;
             /// Public-key decoding (round 3).
             fn decode_pk<N>(pk: &[u8], logn: u32)
@@ -162,7 +164,9 @@ macro_rules! for_each_operation {
                 logn: u32,
                 vk: &mut [u8],
                 sk: &mut [u8],
-            ) -> (crate::fndsa::FnDsaVkState<N>, crate::fndsa::FnDsaSkState<N>)
+                vst: &mut crate::fndsa::FnDsaVkState<N>,
+                st: &mut crate::fndsa::FnDsaSkState<N>,
+            ) -> ()
                 = crate::fndsa::keygen;
             /// FN-DSA secret-key decoding and checks.
             #[cfg(feature = "fndsa")]
@@ -221,7 +225,11 @@ macro_rules! dispatch {
                     if let Some(t) = pqforge_core::cpu::Avx2::detect() {
                         return avx2::entries::$name::<$($c),*>(t, $($arg),*);
                     }
+                    // Out of line where an AVX2 path exists (see the AVX2
+                    // entries); inlined on targets with the portable path only.
+                    return forced_portable::$name::<$($c),*>($($arg),*);
                 }}
+                #[allow(unreachable_code)]
                 $($path)::+::<Portable, $($c),*>(Portable, $($arg),*)
             }
         )*
@@ -232,6 +240,7 @@ macro_rules! dispatch {
             use super::*;
             $(
                 $(#[$attr])*
+                #[inline(never)]
                 pub(crate) fn $name<$(const $c: usize),*>($($arg: $ty),*) -> $ret {
                     $($path)::+::<Portable, $($c),*>(Portable, $($arg),*)
                 }

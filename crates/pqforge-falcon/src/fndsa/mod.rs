@@ -80,6 +80,7 @@ use crate::mq;
 use crate::ntru::NtruKey;
 use crate::rng::shake_from_seed;
 use crate::scheme::Aligned;
+use crate::scheme::FalconSkState;
 
 /// Length of the random input of hedged signing and of the nonce.
 pub const RND_LEN: usize = 40;
@@ -137,10 +138,8 @@ impl<const N: usize> fmt::Debug for FnDsaVkState<N> {
 /// of the key, what [`SignatureScheme::prepare_sk`] derives after every
 /// check. Wiped on drop.
 pub struct FnDsaSkState<const N: usize> {
-    pub(crate) f: [i8; N],
-    pub(crate) g: [i8; N],
-    pub(crate) ff: [i8; N],
-    pub(crate) gg: [i8; N],
+    /// f, g, F and the recomputed G (the round-3 state).
+    pub(crate) key: FalconSkState<N>,
     pub(crate) hsk: [u8; 40],
     pub(crate) hpk: [u8; MU_LEN],
 }
@@ -148,10 +147,7 @@ pub struct FnDsaSkState<const N: usize> {
 impl<const N: usize> Default for FnDsaSkState<N> {
     fn default() -> Self {
         Self {
-            f: [0; N],
-            g: [0; N],
-            ff: [0; N],
-            gg: [0; N],
+            key: FalconSkState::default(),
             hsk: [0; 40],
             hpk: [0; MU_LEN],
         }
@@ -161,21 +157,13 @@ impl<const N: usize> Default for FnDsaSkState<N> {
 impl<const N: usize> FnDsaSkState<N> {
     /// The four polynomials.
     fn key(&self) -> NtruKey<'_> {
-        NtruKey {
-            f: &self.f,
-            g: &self.g,
-            ff: &self.ff,
-            gg: &self.gg,
-        }
+        self.key.key()
     }
 }
 
 impl<const N: usize> Zeroize for FnDsaSkState<N> {
     fn zeroize(&mut self) {
-        self.f.zeroize();
-        self.g.zeroize();
-        self.ff.zeroize();
-        self.gg.zeroize();
+        self.key.zeroize();
         self.hsk.zeroize();
         self.hpk.zeroize();
     }
@@ -183,7 +171,8 @@ impl<const N: usize> Zeroize for FnDsaSkState<N> {
 
 impl<const N: usize> Drop for FnDsaSkState<N> {
     fn drop(&mut self) {
-        self.zeroize();
+        self.hsk.zeroize();
+        self.hpk.zeroize();
     }
 }
 
@@ -224,9 +213,13 @@ pub(crate) fn decode_sk<B: Backend, const N: usize>(
     let mut ok = pqforge_core::ct::eq_mask_u32(u32::from(sk[0]), 0x50 + logn);
     let bits = MAX_FG_BITS[logn as usize];
     for (dst, bits, at) in [
-        (&mut s.f, bits, 1),
-        (&mut s.g, bits, 1 + fg_len),
-        (&mut s.ff, MAX_FG_BITS_BIG[logn as usize], 1 + 2 * fg_len),
+        (&mut s.key.f, bits, 1),
+        (&mut s.key.g, bits, 1 + fg_len),
+        (
+            &mut s.key.ff,
+            MAX_FG_BITS_BIG[logn as usize],
+            1 + 2 * fg_len,
+        ),
     ] {
         let (_, valid) = crate::codec::trim_i8_decode::<codec::Order>(dst, bits, &sk[at..])
             .ok_or(Error::InvalidKey("secret key length"))?;
@@ -241,20 +234,20 @@ pub(crate) fn decode_sk<B: Backend, const N: usize>(
     let mut t0 = [0u16; N];
     let mut t1 = [0u16; N];
     for i in 0..n {
-        t0[i] = mq::from_signed(i32::from(s.g[i])) as u16;
-        t1[i] = mq::from_signed(i32::from(s.f[i])) as u16;
+        t0[i] = mq::from_signed(i32::from(s.key.g[i])) as u16;
+        t1[i] = mq::from_signed(i32::from(s.key.f[i])) as u16;
     }
     b.mq_ntt(&mut t0, logn);
     b.mq_ntt(&mut t1, logn);
     ok &= mq::nonzero_mask(&t1);
     b.mq_div(&mut t0, &t1);
     for i in 0..n {
-        t1[i] = mq::from_signed(i32::from(s.ff[i])) as u16;
+        t1[i] = mq::from_signed(i32::from(s.key.ff[i])) as u16;
     }
     b.mq_ntt(&mut t1, logn);
     mq::mul_all(&mut t1, &t0);
     b.mq_intt(&mut t1, logn);
-    ok &= small_mask(&mut s.gg, &t1);
+    ok &= small_mask(&mut s.key.gg, &t1);
     t0.zeroize();
     t1.zeroize();
     ok &= crate::ntru::check::ntru_equation_mask::<B, N>(b, &s.key(), logn);
@@ -288,11 +281,12 @@ pub(crate) fn keygen<B: Backend, const N: usize, const T: usize, const FT: usize
     logn: u32,
     vk: &mut [u8],
     sk: &mut [u8],
-) -> (FnDsaVkState<N>, FnDsaSkState<N>) {
-    let mut out = (FnDsaVkState::<N>::default(), FnDsaSkState::<N>::default());
-    keygen_from_seed::<B, N, T, FT>(b, seed, logn, vk, sk, &mut out.1, &mut out.0);
-    complete_generated(b, &mut out.1, &out.0, logn, sk);
-    out
+    vst: &mut FnDsaVkState<N>,
+    st: &mut FnDsaSkState<N>,
+) {
+    // States written in place (see `crate::scheme::keygen`).
+    keygen_from_seed::<B, N, T, FT>(b, seed, logn, vk, sk, st, vst);
+    complete_generated(b, st, vst, logn, sk);
 }
 
 /// The key generation proper (SHAKE256-driven round-3 NTRU key
@@ -314,9 +308,9 @@ fn keygen_from_seed<B: Backend, const N: usize, const T: usize, const FT: usize>
     let mut ftmp = Aligned([fpr::ZERO; FT]);
     let ftmp = &mut ftmp.0;
     let key = crate::keygen::NewKey {
-        f: &mut st.f,
-        g: &mut st.g,
-        ff: &mut st.ff,
+        f: &mut st.key.f,
+        g: &mut st.key.g,
+        ff: &mut st.key.ff,
         h: &mut vst.h,
     };
     crate::keygen::keygen(b, &mut rng, key, logn, tmp, ftmp);
@@ -329,7 +323,7 @@ fn keygen_from_seed<B: Backend, const N: usize, const T: usize, const FT: usize>
     let bits = MAX_FG_BITS[logn as usize];
     let mut u = 1;
     let big = MAX_FG_BITS_BIG[logn as usize];
-    for (x, bits) in [(&st.f, bits), (&st.g, bits), (&st.ff, big)] {
+    for (x, bits) in [(&st.key.f, bits), (&st.key.g, bits), (&st.key.ff, big)] {
         u += crate::codec::trim_i8_encode::<codec::Order>(&mut sk[u..], x, bits);
     }
     sk[u..].copy_from_slice(&vst.hpk);
@@ -358,12 +352,12 @@ fn complete_generated<B: Backend, const N: usize>(
 ) {
     let mut t = [0u16; N];
     for i in 0..N {
-        t[i] = mq::from_signed(i32::from(st.ff[i])) as u16;
+        t[i] = mq::from_signed(i32::from(st.key.ff[i])) as u16;
     }
     b.mq_ntt(&mut t, logn);
     mq::mul_all(&mut t, &vst.h);
     b.mq_intt(&mut t, logn);
-    let ok = small_mask(&mut st.gg, &t);
+    let ok = small_mask(&mut st.key.gg, &t);
     t.zeroize();
     debug_assert!(declassify_bool(ok == u32::MAX), "a generated key completes");
     let fg_len = sk_fg_len(logn);
@@ -385,8 +379,8 @@ pub(crate) fn derive_vk<B: Backend, const N: usize>(
     let mut vst = FnDsaVkState::<N>::default();
     let mut t = [0u16; N];
     for i in 0..N {
-        vst.h[i] = mq::from_signed(i32::from(st.g[i])) as u16;
-        t[i] = mq::from_signed(i32::from(st.f[i])) as u16;
+        vst.h[i] = mq::from_signed(i32::from(st.key.g[i])) as u16;
+        t[i] = mq::from_signed(i32::from(st.key.f[i])) as u16;
     }
     b.mq_ntt(&mut vst.h, logn);
     b.mq_ntt(&mut t, logn);
@@ -608,7 +602,9 @@ macro_rules! fndsa_set {
                 vk: &mut [u8; $pk],
                 sk: &mut [u8; $sk],
             ) -> (FnDsaVkState<$n>, FnDsaSkState<$n>) {
-                backend::fndsa_keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk)
+                let mut out = (FnDsaVkState::default(), FnDsaSkState::default());
+                backend::fndsa_keygen::<$n, { 8 * $n }, { 3 * $n }>(seed, $logn, vk, sk, &mut out.0, &mut out.1);
+                out
             }
 
             fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut [u8; $pk]) -> FnDsaVkState<$n> {

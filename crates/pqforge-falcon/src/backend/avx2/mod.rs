@@ -177,7 +177,9 @@ macro_rules! avx2_entries {
     )*) => {
         $(
             $(#[$attr])*
-            #[inline]
+            // Out of line: inlined into the dispatch, this instantiation and
+            // the portable one would share (and add up) one frame.
+            #[inline(never)]
             pub(crate) fn $name<$(const $c: usize),*>(t: Avx2, $($arg: $ty),*) -> $ret {
                 $($path)::+::<Avx2, $($c),*>(t, $($arg),*)
             }
