@@ -184,21 +184,10 @@ fn round3_refuses_options() {
 #[test]
 fn randomness_drawn() {
     struct Counting(TestRng, Vec<usize>);
-    impl rand_core::TryRng for Counting {
-        type Error = core::convert::Infallible;
-        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-            unimplemented!()
-        }
-        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-            unimplemented!()
-        }
-        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-            self.1.push(dst.len());
-            self.0.fill(dst);
-            Ok(())
-        }
-    }
-    impl rand_core::TryCryptoRng for Counting {}
+    pqforge_core::fill_rng!(impl for Counting, |c: &mut Counting, dst: &mut [u8]| {
+        c.1.push(dst.len());
+        c.0.fill(dst);
+    });
     let mut c = Counting(TestRng::new(6), Vec::new());
     let (_, sk) = FalconPadded512::keygen(&mut c);
     assert_eq!(c.1, [48]);

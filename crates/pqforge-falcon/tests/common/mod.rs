@@ -19,19 +19,7 @@ impl FixedRng {
     }
 }
 
-impl rand_core::TryRng for FixedRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        unimplemented!()
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        unimplemented!()
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        dst.copy_from_slice(&self.0[self.1..self.1 + dst.len()]);
-        self.1 += dst.len();
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for FixedRng {}
+pqforge_core::fill_rng!(impl for FixedRng, |r: &mut FixedRng, dst: &mut [u8]| {
+    dst.copy_from_slice(&r.0[r.1..r.1 + dst.len()]);
+    r.1 += dst.len();
+});
