@@ -25,6 +25,7 @@
 //! assert_eq!(out[2], one);
 //! ```
 
+use crate::ct::wipe;
 use crate::keccak::{RC, keccak_f1600};
 
 /// Number of instances.
@@ -347,14 +348,6 @@ pub struct SpongeX4<const RATE: usize, const DS: u8> {
 pub type Shake128x4 = SpongeX4<168, 0x1F>;
 /// Four SHAKE256 instances.
 pub type Shake256x4 = SpongeX4<136, 0x1F>;
-
-/// Zeroes `v` with plain (vectorisable) stores kept alive by an
-/// optimisation barrier; element-wise volatile stores (`zeroize`) cost a
-/// noticeable share of a lattice KEM operation for these scratch buffers.
-fn wipe<T: Copy + Default>(v: &mut [T]) {
-    v.fill(T::default());
-    core::hint::black_box(v);
-}
 
 impl<const RATE: usize, const DS: u8> Drop for SpongeX4<RATE, DS> {
     fn drop(&mut self) {

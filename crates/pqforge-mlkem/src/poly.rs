@@ -50,15 +50,8 @@ impl Default for Poly {
 /// polynomial, about 5% of an ML-KEM operation).
 impl zeroize::Zeroize for Poly {
     fn zeroize(&mut self) {
-        self.c = [0; N];
-        core::hint::black_box(&mut self.c);
+        pqforge_core::ct::wipe(&mut self.c);
     }
-}
-
-/// Wipes a scratch byte buffer (see [`Poly`]'s `Zeroize`).
-pub(crate) fn wipe(buf: &mut [u8]) {
-    buf.fill(0);
-    core::hint::black_box(buf);
 }
 
 /// Montgomery reduction: for |a| < q * 2^15 returns r = a * 2^{-16} mod q

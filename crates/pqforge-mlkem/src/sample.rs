@@ -13,7 +13,8 @@ use pqforge_core::keccak_x4::{Shake128x4, Shake256x4};
 
 use crate::backend::Backend;
 use crate::hash::{Shake128, Shake256};
-use crate::poly::{N, Poly, Q, decode12, wipe};
+use crate::poly::{N, Poly, Q, decode12};
+use pqforge_core::ct::wipe;
 
 /// SHAKE128 rate.
 const XOF_BLOCK: usize = 168;

@@ -30,7 +30,7 @@ use pqforge_core::{ByteArray, ct};
 use crate::backend::Backend;
 use crate::hash::DecapsHashes;
 use crate::params::ParameterSet;
-use crate::poly::wipe;
+use pqforge_core::ct::wipe;
 
 /// A K-PKE implementation (FIPS 203 §5) over the kernels `Kernels`.
 ///

@@ -28,8 +28,9 @@ use crate::backend::Backend;
 use crate::hash::{Shake128, Shake256};
 use crate::ntt::{NttPairs, basemul_add, basemul_pair};
 use crate::params::ParameterSet;
-use crate::poly::{self, MONT_SQ, N, POLY_BYTES, Poly, barrett_reduce, fqmul, to_canonical, wipe};
+use crate::poly::{self, MONT_SQ, N, POLY_BYTES, Poly, barrett_reduce, fqmul, to_canonical};
 use crate::sample::{cbd_each, rej_each};
+use pqforge_core::ct::wipe;
 
 /// K-PKE with the matrix streamed, on the kernels `B`.
 pub(crate) struct Streamed<B>(PhantomData<B>);

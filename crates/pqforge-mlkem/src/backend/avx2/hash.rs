@@ -18,7 +18,8 @@ use crate::backend::Backend;
 use crate::hash::DecapsHashes;
 use crate::params::ParameterSet;
 use crate::pke::{EncNoise, Matrix, enc_eta};
-use crate::poly::{N, wipe};
+use crate::poly::N;
+use pqforge_core::ct::wipe;
 
 /// SHAKE128 rate (SampleNTT).
 const RATE128: usize = 168;
@@ -302,7 +303,7 @@ pub(super) fn decaps_hashes<P: ParameterSet, B: Backend>(
             }
         }
     }
-    wipe_words(&mut st);
+    wipe(&mut st);
     for b in &mut lane_buf {
         wipe(b);
     }
@@ -317,11 +318,6 @@ fn extract(st: &[u64; 100], l: usize, out: &mut [u8]) {
     for (i, o) in out.chunks_exact_mut(8).enumerate() {
         o.copy_from_slice(&st[4 * i + l].to_le_bytes());
     }
-}
-
-fn wipe_words(s: &mut [u64; 100]) {
-    *s = [0; 100];
-    core::hint::black_box(s);
 }
 
 #[cfg(test)]
