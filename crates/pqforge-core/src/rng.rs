@@ -1,4 +1,4 @@
-//! [`fill_rng!`]: one definition of the `rand_core` plumbing for
+//! [`fill_rng!`](crate::fill_rng): one definition of the `rand_core` plumbing for
 //! generators that only know how to fill a byte buffer (the KAT generators,
 //! the RustCrypto adapters, the constant-time harness's poisoned stream).
 

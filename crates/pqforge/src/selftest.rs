@@ -1,5 +1,5 @@
 //! The pqm4-style functional test, the same for every scheme, on the heap:
-//! a thin wrapper of [`transcript::functional_test`](crate::transcript::functional_test)
+//! a thin wrapper of [`transcript::functional_test`]
 //! (what the Cortex-M4 harness runs), with its checks listed there.
 
 use std::string::String;
