@@ -377,9 +377,10 @@ pub(crate) fn sign_checked<P: SignatureScheme>(
     opts: &SignOptions<'_>,
     sig: &mut [u8],
 ) -> Result<usize, Error> {
-    opts.check(&P::INFO, true)?;
+    let opts = crate::SignChecked::new(opts)?;
     need("signature", P::INFO.sig_bytes, sig.len())?;
-    P::sign_into(sk, msg, opts, rng, sig)
+    let sig = array_mut::<P::SigBytes>("signature buffer", &mut sig[..P::INFO.sig_bytes])?;
+    P::sign_into(sk, msg, &opts, rng, sig)
 }
 
 /// `got >= needed`, else [`Error::BufferTooSmall`].
@@ -439,11 +440,11 @@ impl<P: SignatureScheme> DynSig for SigAlg<P> {
         opts: &SignOptions<'_>,
         sig: &[u8],
     ) -> Result<(), Error> {
-        opts.check(&P::INFO, false)?;
+        let opts = crate::VerifyChecked::new(opts)?;
         let vk = array_ref::<P::VkBytes>("verifying key", vk)?;
         let state = P::prepare_vk(vk);
         let state = state.as_ref().map_err(|e| *e)?;
-        P::verify_prepared(PreparedVk::new(vk, state), msg, opts, sig)
+        P::verify_prepared(PreparedVk::new(vk, state), msg, &opts, sig)
     }
 
     fn signed_message_bytes(&self, mlen: usize) -> usize {

@@ -134,7 +134,9 @@ pub struct AlgInfo {
     pub oid: Option<&'static str>,
     /// Which private-key encodings exist.
     pub key_forms: KeyForms,
-    /// Stem of the C symbols (`mlkem768` gives `pqforge_mlkem768_keypair`).
+    /// Stem of the set's C symbol names, by convention
+    /// `pqforge_<stem>_<operation>` (e.g. `pqforge_mlkem768_keypair`); the C
+    /// library that will export them is not built yet.
     pub c_stem: &'static str,
     /// The `pqforge` cargo feature that compiles this set in.
     pub feature: &'static str,

@@ -14,14 +14,15 @@
 //!   prepared keys;
 //! * the RustCrypto `kem` traits (feature `rustcrypto`).
 //!
-//! ```
-//! # #[cfg(any())] {
+//! With a scheme crate (core has none, so this is not compiled here; the
+//! same calls run in the README's doc-tests and in every scheme's tests):
+//!
+//! ```ignore
 //! use pqforge_core::Kem;
 //! use pqforge_mlkem::MlKem768;
 //! let (ek, dk) = MlKem768::keygen(&mut rng);          // prepared keys
 //! let (ct, k1) = MlKem768::encaps(&ek, &mut rng);
 //! assert_eq!(MlKem768::decaps(&dk, &ct), k1);
-//! # }
 //! ```
 
 use core::fmt;
@@ -130,6 +131,11 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
 
     /// Randomised encapsulation. The default draws [`Kem::EncapsSeed`] with
     /// one `fill_bytes` call, runs [`Kem::encaps_derand_into`] and wipes it.
+    ///
+    /// # Panics
+    /// With the default, if the scheme implements neither this nor
+    /// [`Kem::encaps_derand_into`] (an implementation error, caught by its
+    /// first test; never a silent all-zero shared secret).
     fn encaps_into<R: CryptoRng + ?Sized>(
         ek: PreparedEk<'_, Self>,
         rng: &mut R,
@@ -140,7 +146,7 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
         rng.fill_bytes(m.as_mut());
         let r = Self::encaps_derand_into(ek, &m, ct, ss);
         m.zeroize();
-        debug_assert!(
+        assert!(
             r.is_ok(),
             "{}: encaps_into needs encaps_derand_into",
             Self::INFO.name

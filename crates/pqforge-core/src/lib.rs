@@ -73,6 +73,6 @@ pub use prepared::{
 };
 pub use rand_core::{CryptoRng, Rng};
 pub use sig::{
-    HashAlg, MessageMode, PreparedSk, PreparedVk, SignCaps, SignOptions, Signature,
-    SignatureScheme, SigningKey, VerifyingKey,
+    Checked, HashAlg, MessageMode, PreparedSk, PreparedVk, SignCaps, SignChecked, SignOptions,
+    Signature, SignatureScheme, SigningKey, VerifyChecked, VerifyingKey, need_signed_message,
 };

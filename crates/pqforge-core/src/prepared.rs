@@ -191,8 +191,8 @@ impl<P: SignatureScheme> ErasedVk for Vk<P> {
         self.bytes.as_ref().as_ref()
     }
     fn verify(&self, msg: &[u8], opts: &SignOptions<'_>, sig: &[u8]) -> Result<(), Error> {
-        opts.check(&P::INFO, false)?;
-        P::verify_prepared(PreparedVk::new(&*self.bytes, &self.state), msg, opts, sig)
+        let opts = crate::VerifyChecked::new(opts)?;
+        P::verify_prepared(PreparedVk::new(&*self.bytes, &self.state), msg, &opts, sig)
     }
 }
 

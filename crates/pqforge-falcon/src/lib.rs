@@ -115,7 +115,10 @@ pub mod internals;
 
 use core::fmt;
 
-use pqforge_core::{AlgInfo, CryptoRng, KatRng, KeyForms, PreparedSk, PreparedVk, Scheme, Status};
+use pqforge_core::{
+    AlgInfo, CryptoRng, KatRng, KeyForms, PreparedSk, PreparedVk, Scheme, Status,
+    need_signed_message,
+};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::fpr::Fpr;
@@ -126,7 +129,8 @@ pub use crate::fndsa::{FnDsa512, FnDsa1024, FnDsaSkState, FnDsaVkState};
 pub use crate::fpr::BACKEND as FPR_BACKEND;
 pub use crate::scheme::{FalconSkState, FalconVkState};
 pub use pqforge_core::{
-    Error, HashAlg, SignOptions, Signature, SignatureScheme, SigningKey, VerifyingKey,
+    Error, HashAlg, SignChecked, SignOptions, Signature, SignatureScheme, SigningKey,
+    VerifyChecked, VerifyingKey,
 };
 
 /// The round-3 Falcon parameter sets, in registry order: `falcon-512`,
@@ -313,13 +317,14 @@ macro_rules! falcon_set {
                 backend::derive_pk::<$n>(sk.state(), $logn, vk)
             }
 
-            /// Pure message only (round 3 defines no options).
+            /// Pure message only: round 3 defines no options, so `opts` is
+            /// always the default ([`SignChecked`] refused any other).
             fn sign_into<R: CryptoRng + ?Sized>(
                 sk: PreparedSk<'_, Self>,
                 msg: &[u8],
-                _opts: &SignOptions<'_>,
+                _opts: &SignChecked<'_, Self>,
                 rng: &mut R,
-                sig: &mut [u8],
+                sig: &mut [u8; $sigbytes],
             ) -> Result<usize, Error> {
                 let (nonce, mut seed) = draw(rng);
                 let key = Key::Dyn(sk.state());
@@ -331,7 +336,7 @@ macro_rules! falcon_set {
             fn verify_prepared(
                 vk: PreparedVk<'_, Self>,
                 msg: &[u8],
-                _opts: &SignOptions<'_>,
+                _opts: &VerifyChecked<'_, Self>,
                 sig: &[u8],
             ) -> Result<(), Error> {
                 backend::verify(&vk.state().h, $logn, msg, sig, $fmt)
@@ -350,6 +355,7 @@ macro_rules! falcon_set {
                 rng: &mut R,
                 sm: &mut [u8],
             ) -> Result<usize, Error> {
+                need_signed_message(kat_sm_max($logn, msg.len()), sm.len())?;
                 Ok(kat_sign_impl::<$n, { 9 * $n }, R>(sk.state(), $logn, msg, rng, sm))
             }
 

@@ -8,8 +8,8 @@ mod common;
 use common::FixedRng;
 use pqforge_core::testing::TestRng;
 use pqforge_core::{
-    Error, HashAlg, KatRng, KeyForms, SigAlg, SignOptions, SignatureScheme, SigningKey, Status,
-    VerifyingKey,
+    ByteArray, Error, HashAlg, KatRng, KeyForms, SigAlg, SignChecked, SignOptions, SignatureScheme,
+    SigningKey, Status, VerifyChecked, VerifyingKey,
 };
 use pqforge_falcon::{Falcon512, Falcon1024, FalconPadded512, FalconPadded1024, SCHEMES};
 
@@ -157,7 +157,17 @@ fn options_refused<P: SignatureScheme>() {
             dynsig.sign(&mut none, sk.as_ref(), b"m", &opts, &mut buf),
             Err(Error::Unsupported { .. })
         ));
+        // The contract methods themselves can only be reached through
+        // checked options: a direct call cannot smuggle one in.
+        assert!(matches!(
+            SignChecked::<P>::new(&opts),
+            Err(Error::Unsupported { .. })
+        ));
         if !opts.is_deterministic() {
+            assert!(matches!(
+                VerifyChecked::<P>::new(&opts),
+                Err(Error::Unsupported { .. })
+            ));
             assert!(matches!(
                 P::verify_with(&vk, b"m", &opts, sig.as_bytes()),
                 Err(Error::Unsupported { .. })
@@ -169,6 +179,19 @@ fn options_refused<P: SignatureScheme>() {
         }
     }
     P::verify_with(&vk, b"m", &SignOptions::new(), sig.as_bytes()).expect("default options");
+    // The raw contract calls with checked default options.
+    let mut raw = P::SigBytes::zeroed();
+    let ok = SignChecked::<P>::new(&SignOptions::new()).expect("default options");
+    let n = P::sign_into(sk.prepared(), b"m", &ok, &mut rng, &mut raw).expect("sign_into");
+    let ok = VerifyChecked::<P>::new(&SignOptions::new()).expect("default options");
+    P::verify_prepared(vk.prepared(), b"m", &ok, &raw.as_ref()[..n]).expect("verify_prepared");
+    // A signed-message buffer one byte short is an error, not a panic.
+    let need = P::signed_message_bytes(1);
+    let mut sm = vec![0u8; need - 1];
+    assert!(matches!(
+        P::sign_message_into(sk.prepared(), b"m", &mut rng, &mut sm),
+        Err(Error::BufferTooSmall { .. })
+    ));
 }
 
 #[test]

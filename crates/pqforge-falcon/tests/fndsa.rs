@@ -10,8 +10,8 @@ use pqforge_core::kat::KatSource;
 use pqforge_core::keccak::Shake256;
 use pqforge_core::testing::TestRng;
 use pqforge_core::{
-    DynSig, Error, HashAlg, KatRng, KeyForms, SigAlg, SignOptions, SignatureScheme, SigningKey,
-    Status, VerifyingKey,
+    DynSig, Error, HashAlg, KatRng, KeyForms, SigAlg, SignChecked, SignOptions, SignatureScheme,
+    SigningKey, Status, VerifyChecked, VerifyingKey,
 };
 use pqforge_falcon::{FNDSA_SCHEMES, FnDsa512, FnDsa1024};
 
@@ -447,4 +447,36 @@ fn kat_sha3_file_shape() {
             .count();
         assert_eq!(n, 10, "logn {logn}");
     }
+}
+
+/// The contract's raw entry points: options reach them only checked (an
+/// over-long context is refused before the scheme), and a short
+/// signed-message buffer is an error, not a panic.
+#[test]
+fn raw_contract_calls_are_checked() {
+    let mut rng = TestRng::new(77);
+    let (vk, sk) = FnDsa512::keygen(&mut rng);
+    let long = [0u8; 256];
+    assert!(matches!(
+        SignChecked::<FnDsa512>::new(&SignOptions::new().with_context(&long)),
+        Err(Error::InvalidInput(_))
+    ));
+    let opts = SignOptions::new().with_context(b"ctx").deterministic();
+    let mut sig = [0u8; 666];
+    let checked = SignChecked::<FnDsa512>::new(&opts).expect("supported options");
+    let n = FnDsa512::sign_into(sk.prepared(), b"m", &checked, &mut rng, &mut sig).expect("sign");
+    let checked = VerifyChecked::<FnDsa512>::new(&opts).expect("supported options");
+    FnDsa512::verify_prepared(vk.prepared(), b"m", &checked, &sig[..n]).expect("verify");
+    let need = FnDsa512::signed_message_bytes(3);
+    let mut sm = vec![0u8; need - 1];
+    assert!(matches!(
+        FnDsa512::sign_message_into(sk.prepared(), b"abc", &mut rng, &mut sm),
+        Err(Error::BufferTooSmall { .. })
+    ));
+    let mut sm = vec![0u8; need];
+    let n = FnDsa512::sign_message_into(sk.prepared(), b"abc", &mut rng, &mut sm).expect("sm");
+    assert_eq!(
+        FnDsa512::open_into(vk.prepared(), &sm[..n]),
+        Ok(&b"abc"[..])
+    );
 }

@@ -16,7 +16,9 @@ use zeroize::Zeroize;
 mod options;
 mod types;
 
-pub use options::{HashAlg, MessageMode, SignCaps, SignOptions};
+pub use options::{
+    Checked, HashAlg, MessageMode, SignCaps, SignChecked, SignOptions, VerifyChecked,
+};
 pub use types::{Signature, SigningKey, VerifyingKey};
 
 use crate::bytes::{ByteArray, array_ref};
@@ -28,10 +30,11 @@ use crate::{AlgInfo, CryptoRng, Error};
 /// A signature scheme: the contract one parameter set implements.
 ///
 /// **Implementors** provide the associated types and the in-place
-/// operations; the options reaching [`SignatureScheme::sign_into`] and
-/// [`SignatureScheme::verify_prepared`] have passed
-/// [`SignOptions::check`], output buffers have at least
-/// `INFO.sig_bytes` bytes, keys passed `prepare_*`.
+/// operations. The types enforce the preconditions, also for direct calls:
+/// options reach [`SignatureScheme::sign_into`] and
+/// [`SignatureScheme::verify_prepared`] only as [`SignChecked`] /
+/// [`VerifyChecked`] (checked against `INFO.sign`), the signature buffer is
+/// a whole `SigBytes`, keys come as views that passed `prepare_*`.
 ///
 /// **Users** call the provided typed functions ([`SignatureScheme::keygen`],
 /// [`SignatureScheme::sign`], [`SignatureScheme::verify`], ...).
@@ -89,17 +92,17 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// The verifying key of a signing key.
     fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut Self::VkBytes) -> Self::VkState;
 
-    /// Signs `msg` into `sig` (at least `INFO.sig_bytes` long), returning the
-    /// signature length.
+    /// Signs `msg` into `sig`, returning the signature length (at most
+    /// `INFO.sig_bytes`; variable-length signatures fill a prefix).
     ///
     /// # Errors
     /// Scheme-specific failures (for example an invalid basis).
     fn sign_into<R: CryptoRng + ?Sized>(
         sk: PreparedSk<'_, Self>,
         msg: &[u8],
-        opts: &SignOptions<'_>,
+        opts: &SignChecked<'_, Self>,
         rng: &mut R,
-        sig: &mut [u8],
+        sig: &mut Self::SigBytes,
     ) -> Result<usize, Error>;
 
     /// Verifies `sig` on `msg`.
@@ -109,7 +112,7 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
     fn verify_prepared(
         vk: PreparedVk<'_, Self>,
         msg: &[u8],
-        opts: &SignOptions<'_>,
+        opts: &VerifyChecked<'_, Self>,
         sig: &[u8],
     ) -> Result<(), Error>;
 
@@ -122,18 +125,28 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
 
     /// The NIST signed message of `msg` (the format of the scheme's official
     /// KAT files; default `sig || msg`), drawing randomness like
-    /// `crypto_sign`. `sm` has at least
-    /// [`SignatureScheme::signed_message_bytes`] bytes.
+    /// `crypto_sign`, returning its length.
     ///
     /// # Errors
-    /// As [`SignatureScheme::sign_into`].
+    /// [`Error::BufferTooSmall`] if `sm` is shorter than
+    /// [`SignatureScheme::signed_message_bytes`]; as
+    /// [`SignatureScheme::sign_into`].
     fn sign_message_into<R: CryptoRng + ?Sized>(
         sk: PreparedSk<'_, Self>,
         msg: &[u8],
         rng: &mut R,
         sm: &mut [u8],
     ) -> Result<usize, Error> {
-        let n = Self::sign_into(sk, msg, &SignOptions::new(), rng, sm)?;
+        need_signed_message(Self::signed_message_bytes(msg.len()), sm.len())?;
+        let mut sig = Self::SigBytes::zeroed();
+        let n = Self::sign_into(
+            sk,
+            msg,
+            &SignChecked::new(&SignOptions::new())?,
+            rng,
+            &mut sig,
+        )?;
+        sm[..n].copy_from_slice(&sig.as_ref()[..n]);
         let end = n + msg.len();
         sm[n..end].copy_from_slice(msg);
         Ok(end)
@@ -150,7 +163,7 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
             return Err(Error::Verification);
         }
         let (sig, msg) = sm.split_at(n);
-        Self::verify_prepared(vk, msg, &SignOptions::new(), sig)?;
+        Self::verify_prepared(vk, msg, &VerifyChecked::new(&SignOptions::new())?, sig)?;
         Ok(msg)
     }
 
@@ -208,12 +221,12 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
         opts: &SignOptions<'_>,
         rng: &mut R,
     ) -> Result<Signature<Self>, Error> {
-        opts.check(&Self::INFO, true)?;
+        let opts = SignChecked::new(opts)?;
         let mut s = Signature::<Self> {
             bytes: Self::SigBytes::zeroed(),
             len: 0,
         };
-        s.len = Self::sign_into(sk.prepared(), msg, opts, rng, s.bytes.as_mut())?;
+        s.len = Self::sign_into(sk.prepared(), msg, &opts, rng, &mut s.bytes)?;
         Ok(s)
     }
 
@@ -236,8 +249,7 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
         opts: &SignOptions<'_>,
         sig: &[u8],
     ) -> Result<(), Error> {
-        opts.check(&Self::INFO, false)?;
-        Self::verify_prepared(vk.prepared(), msg, opts, sig)
+        Self::verify_prepared(vk.prepared(), msg, &VerifyChecked::new(opts)?, sig)
     }
 
     /// Opens a NIST signed message, returning the message.
@@ -297,4 +309,22 @@ pub fn prepare_vk<P: SignatureScheme>(bytes: &[u8]) -> Result<(&P::VkBytes, P::V
 pub fn prepare_sk<P: SignatureScheme>(bytes: &[u8]) -> Result<(&P::SkBytes, P::SkState), Error> {
     let b = array_ref::<P::SkBytes>("signing key", bytes)?;
     Ok((b, P::prepare_sk(b)?))
+}
+
+/// `got >= needed` for a signed-message buffer, else
+/// [`Error::BufferTooSmall`] (public so that scheme overrides of
+/// [`SignatureScheme::sign_message_into`] check the same way).
+///
+/// # Errors
+/// [`Error::BufferTooSmall`].
+pub fn need_signed_message(needed: usize, got: usize) -> Result<(), Error> {
+    if got < needed {
+        Err(Error::BufferTooSmall {
+            what: "signed message",
+            needed,
+            got,
+        })
+    } else {
+        Ok(())
+    }
 }

@@ -1,6 +1,10 @@
 //! Signing options: what the message argument is, the context string,
 //! hedged or deterministic, and what each parameter set accepts.
 
+use core::fmt;
+use core::marker::PhantomData;
+
+use super::SignatureScheme;
 use crate::{AlgInfo, Error};
 
 // ---------------------------------------------------------------- HashAlg
@@ -289,7 +293,9 @@ impl<'a> SignOptions<'a> {
                 return unsupported("context strings");
             }
             if self.context.len() > caps.max_context {
-                return Err(Error::InvalidInput("context string longer than 255 bytes"));
+                return Err(Error::InvalidInput(
+                    "context string longer than this set allows (SignCaps::max_context)",
+                ));
             }
         }
         match self.message {
@@ -347,4 +353,68 @@ impl SignCaps {
         external_mu: false,
         deterministic: false,
     };
+}
+
+// ------------------------------------------------------- checked options
+
+/// [`SignOptions`] checked against the [`SignCaps`] of parameter set `P`,
+/// for signing (`SIGN = true`, [`SignChecked`]) or for verification
+/// ([`VerifyChecked`], where the deterministic flag does not matter).
+///
+/// This is what a scheme's [`SignatureScheme::sign_into`] and
+/// [`SignatureScheme::verify_prepared`] receive. Only [`Checked::new`]
+/// makes one, so even a direct call of those contract methods cannot carry
+/// an option the set does not define: it is refused before it reaches the
+/// scheme, never silently ignored.
+pub struct Checked<'a, P: ?Sized, const SIGN: bool> {
+    opts: SignOptions<'a>,
+    set: PhantomData<fn() -> P>,
+}
+
+/// Options checked for signing with `P` ([`Checked`]).
+pub type SignChecked<'a, P> = Checked<'a, P, true>;
+/// Options checked for verifying with `P` ([`Checked`]).
+pub type VerifyChecked<'a, P> = Checked<'a, P, false>;
+
+impl<'a, P: SignatureScheme, const SIGN: bool> Checked<'a, P, SIGN> {
+    /// Checks `opts` against `P`'s [`SignCaps`].
+    ///
+    /// # Errors
+    /// As [`SignOptions::check`].
+    pub fn new(opts: &SignOptions<'a>) -> Result<Self, Error> {
+        opts.check(&P::INFO, SIGN)?;
+        Ok(Self {
+            opts: *opts,
+            set: PhantomData,
+        })
+    }
+
+    /// The checked options.
+    #[must_use]
+    pub const fn options(&self) -> &SignOptions<'a> {
+        &self.opts
+    }
+}
+
+impl<'a, P: ?Sized, const SIGN: bool> core::ops::Deref for Checked<'a, P, SIGN> {
+    type Target = SignOptions<'a>;
+    fn deref(&self) -> &SignOptions<'a> {
+        &self.opts
+    }
+}
+
+impl<P: ?Sized, const SIGN: bool> Clone for Checked<'_, P, SIGN> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: ?Sized, const SIGN: bool> Copy for Checked<'_, P, SIGN> {}
+
+impl<P: ?Sized, const SIGN: bool> fmt::Debug for Checked<'_, P, SIGN> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple(if SIGN { "SignChecked" } else { "VerifyChecked" })
+            .field(&self.opts)
+            .finish()
+    }
 }

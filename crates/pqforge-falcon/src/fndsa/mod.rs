@@ -68,7 +68,7 @@ use core::fmt;
 use pqforge_core::keccak::Shake256;
 use pqforge_core::{
     AlgInfo, CryptoRng, Error, HashAlg, KatRng, KeyForms, MessageMode, PreparedSk, PreparedVk,
-    SignCaps, SignOptions, SignatureScheme, Status,
+    SignCaps, SignChecked, SignOptions, SignatureScheme, Status, VerifyChecked,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -616,9 +616,9 @@ macro_rules! fndsa_set {
             fn sign_into<R: CryptoRng + ?Sized>(
                 sk: PreparedSk<'_, Self>,
                 msg: &[u8],
-                opts: &SignOptions<'_>,
+                opts: &SignChecked<'_, Self>,
                 rng: &mut R,
-                sig: &mut [u8],
+                sig: &mut [u8; $sig],
             ) -> Result<usize, Error> {
                 let st = sk.state();
                 let mu = mu_for($name, &st.hpk, opts, msg)?;
@@ -626,7 +626,7 @@ macro_rules! fndsa_set {
                 if !opts.is_deterministic() {
                     rng.fill_bytes(&mut rnd);
                 }
-                let r = backend::fndsa_sign::<$n, { 9 * $n }>(st, $logn, &mu, &rnd, &mut sig[..$sig]);
+                let r = backend::fndsa_sign::<$n, { 9 * $n }>(st, $logn, &mu, &rnd, sig);
                 rnd.zeroize();
                 r
             }
@@ -634,7 +634,7 @@ macro_rules! fndsa_set {
             fn verify_prepared(
                 vk: PreparedVk<'_, Self>,
                 msg: &[u8],
-                opts: &SignOptions<'_>,
+                opts: &VerifyChecked<'_, Self>,
                 sig: &[u8],
             ) -> Result<(), Error> {
                 let st = vk.state();
