@@ -7,7 +7,8 @@ use pqforge_core::keccak::{Shake128, Shake256};
 
 use crate::params::{N, Q};
 
-/// RejNTTPoly: Â[r][s] from G(ρ || s || r) (the column byte first).
+/// RejNTTPoly: the entry (r, s) of Â from G(ρ || s || r) (the column byte
+/// first).
 pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8, a: &mut [i32; N]) {
     let mut g = Shake128::new();
     g.absorb(rho);
