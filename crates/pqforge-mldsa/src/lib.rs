@@ -17,3 +17,4 @@ pub mod pack;
 pub mod params;
 pub mod rounding;
 pub mod sample;
+pub mod verify;

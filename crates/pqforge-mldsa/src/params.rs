@@ -24,6 +24,25 @@ pub trait ParameterSet {
     const ETA: u32;
     /// Bits per packed s coefficient (bitlen(2η)).
     const ETA_BITS: u32;
+    /// τ, the number of ±1 coefficients of c.
+    const TAU: usize;
+    /// log2 γ1.
+    const GAMMA1_BITS: u32;
+    /// γ2 ([`GAMMA2_88`] or [`GAMMA2_32`]).
+    const GAMMA2: i32;
+    /// ω, the most hint ones.
+    const OMEGA: usize;
+    /// Bytes of c̃ (λ / 4).
+    const CTILDE: usize;
+    /// γ1.
+    const GAMMA1: i32 = 1 << Self::GAMMA1_BITS;
+    /// β = τ η.
+    const BETA: i32 = (Self::TAU as i32) * (Self::ETA as i32);
+    /// Bits per packed w1 coefficient.
+    const W1_BITS: u32 = if Self::GAMMA2 == GAMMA2_88 { 6 } else { 4 };
+    /// Signature bytes: c̃ || z || h.
+    const SIG_BYTES: usize =
+        Self::CTILDE + Self::L * 32 * (Self::GAMMA1_BITS as usize + 1) + Self::OMEGA + Self::K;
     /// Public-key bytes: 32 + 320 k.
     const PK_BYTES: usize = 32 + 320 * Self::K;
     /// Expanded private-key bytes: 128 + 32 η_bits (k + ℓ) + 416 k.
@@ -32,7 +51,9 @@ pub trait ParameterSet {
 }
 
 macro_rules! set {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, k = $k:literal, l = $l:literal, eta = $eta:literal, bits = $bits:literal) => {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, k = $k:literal, l = $l:literal, eta = $eta:literal,
+     bits = $bits:literal, tau = $tau:literal, g1 = $g1:literal, g2 = $g2:expr, omega = $om:literal,
+     ctilde = $ct:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $ty;
@@ -42,19 +63,52 @@ macro_rules! set {
             const L: usize = $l;
             const ETA: u32 = $eta;
             const ETA_BITS: u32 = $bits;
+            const TAU: usize = $tau;
+            const GAMMA1_BITS: u32 = $g1;
+            const GAMMA2: i32 = $g2;
+            const OMEGA: usize = $om;
+            const CTILDE: usize = $ct;
         }
     };
 }
 
 set!(
     /// ML-DSA-44 (category 2).
-    MlDsa44, "ml-dsa-44", k = 4, l = 4, eta = 2, bits = 3
+    MlDsa44, "ml-dsa-44", k = 4, l = 4, eta = 2, bits = 3, tau = 39, g1 = 17, g2 = GAMMA2_88,
+    omega = 80, ctilde = 32
 );
 set!(
     /// ML-DSA-65 (category 3).
-    MlDsa65, "ml-dsa-65", k = 6, l = 5, eta = 4, bits = 4
+    MlDsa65, "ml-dsa-65", k = 6, l = 5, eta = 4, bits = 4, tau = 49, g1 = 19, g2 = GAMMA2_32,
+    omega = 55, ctilde = 48
 );
 set!(
     /// ML-DSA-87 (category 5).
-    MlDsa87, "ml-dsa-87", k = 8, l = 7, eta = 2, bits = 3
+    MlDsa87, "ml-dsa-87", k = 8, l = 7, eta = 2, bits = 3, tau = 60, g1 = 19, g2 = GAMMA2_32,
+    omega = 75, ctilde = 64
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_of_fips_204() {
+        assert_eq!(
+            (MlDsa44::PK_BYTES, MlDsa44::SK_BYTES, MlDsa44::SIG_BYTES),
+            (1312, 2560, 2420)
+        );
+        assert_eq!(
+            (MlDsa65::PK_BYTES, MlDsa65::SK_BYTES, MlDsa65::SIG_BYTES),
+            (1952, 4032, 3309)
+        );
+        assert_eq!(
+            (MlDsa87::PK_BYTES, MlDsa87::SK_BYTES, MlDsa87::SIG_BYTES),
+            (2592, 4896, 4627)
+        );
+        assert_eq!(
+            (MlDsa44::BETA, MlDsa65::BETA, MlDsa87::BETA),
+            (78, 196, 120)
+        );
+    }
+}

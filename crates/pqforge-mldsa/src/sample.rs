@@ -61,3 +61,26 @@ pub fn rej_bounded_poly(rho_p: &[u8; 64], nonce: u16, eta: u32, s: &mut [i32; N]
         }
     }
 }
+
+/// SampleInBall (Algorithm 29): c with τ coefficients ±1 from H(c̃) (the
+/// whole c̃).
+pub fn sample_in_ball(ctilde: &[u8], tau: usize, c: &mut [i32; N]) {
+    let mut h = Shake256::new();
+    h.absorb(ctilde);
+    let mut signs = [0u8; 8];
+    h.squeeze(&mut signs);
+    let mut signs = u64::from_le_bytes(signs);
+    c.fill(0);
+    let mut byte = [0u8; 1];
+    for i in N - tau..N {
+        let j = loop {
+            h.squeeze(&mut byte);
+            if usize::from(byte[0]) <= i {
+                break usize::from(byte[0]);
+            }
+        };
+        c[i] = c[j];
+        c[j] = 1 - 2 * (signs & 1) as i32;
+        signs >>= 1;
+    }
+}

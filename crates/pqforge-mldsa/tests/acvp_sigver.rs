@@ -1,0 +1,77 @@
+//! Verify_internal against the ACVP ML-DSA sigVer vectors (FIPS 204): the
+//! internal-interface groups (raw M' and external μ) and the external pure
+//! groups (M' = 0 || len(ctx) || ctx || M). The pre-hash groups come with
+//! HashML-DSA.
+
+use pqforge_core::kat::data_dir;
+use pqforge_mldsa::params::{MlDsa44, MlDsa65, MlDsa87, ParameterSet};
+use pqforge_mldsa::verify::{Message, verify};
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+fn check<P: ParameterSet>(pk: &[u8], msg: Message<'_>, sig: &[u8]) -> bool {
+    verify::<P>(pk, msg, sig)
+}
+
+#[test]
+fn acvp_sigver_internal_and_pure() {
+    let Some(dir) = data_dir() else {
+        eprintln!("skipping: no test data (set PQFORGE_DATA)");
+        return;
+    };
+    let path = dir.join("vectors/acvp/ML-DSA-sigVer-FIPS204/internalProjection.json");
+    let text = std::fs::read_to_string(&path).expect("read sigVer internalProjection.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let (mut ran, mut rejected, mut failed) = (0, 0, Vec::new());
+    for g in v["testGroups"].as_array().expect("groups") {
+        if g["preHash"] == "preHash" {
+            continue;
+        }
+        let set = g["parameterSet"].as_str().expect("parameterSet");
+        let external = g["signatureInterface"] == "external";
+        for t in g["tests"].as_array().expect("tests") {
+            let pk = unhex(t["pk"].as_str().expect("pk"));
+            let sig = unhex(t["signature"].as_str().expect("signature"));
+            let want = t["testPassed"].as_bool().expect("testPassed");
+            let mu: Option<[u8; 64]> = t["mu"]
+                .as_str()
+                .map(|m| unhex(m).try_into().expect("64-byte mu"));
+            let mut prime = Vec::new();
+            if let Some(m) = t["message"].as_str() {
+                let m = unhex(m);
+                if external {
+                    let ctx = unhex(t["context"].as_str().unwrap_or(""));
+                    prime.extend_from_slice(&[0, ctx.len() as u8]);
+                    prime.extend_from_slice(&ctx);
+                }
+                prime.extend_from_slice(&m);
+            }
+            let msg = match &mu {
+                Some(mu) => Message::Mu(mu),
+                None => Message::Prime(&prime),
+            };
+            let got = match set {
+                "ML-DSA-44" => check::<MlDsa44>(&pk, msg, &sig),
+                "ML-DSA-65" => check::<MlDsa65>(&pk, msg, &sig),
+                "ML-DSA-87" => check::<MlDsa87>(&pk, msg, &sig),
+                other => panic!("unknown parameter set {other}"),
+            };
+            ran += 1;
+            rejected += usize::from(!want);
+            if got != want {
+                failed.push((g["tgId"].clone(), t["tcId"].clone(), t["reason"].clone()));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{ran} ran, failed: {failed:?}");
+    assert_eq!(ran, 135, "9 groups of 15");
+    assert!(
+        rejected > 0,
+        "the file's invalid signatures were among them"
+    );
+}
