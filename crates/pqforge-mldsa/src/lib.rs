@@ -1,13 +1,14 @@
 //! ML-DSA-44/65/87 (FIPS 204, August 2024): constant-time, `no_std`, no heap.
 //!
-//! **Work in progress** (issue #14): this crate holds the arithmetic of
-//! FIPS 204 so far, the modulus q = 8380417 and its NTT ([`arith`]) and the
-//! rounding functions Power2Round, Decompose, MakeHint and UseHint
-//! ([`rounding`]), each tested against its definition in the standard, bit
-//! packing ([`pack`]), the key-generation samplers ([`sample`]) and
-//! KeyGen_internal ([`keygen`]), checked against the ACVP keyGen vectors.
-//! Signing, verification, the encodings' checks and the `SignatureScheme`
-//! contract follow.
+//! **Work in progress** (issue #14, portable only): the arithmetic mod
+//! q = 8380417 and its NTT ([`arith`]), Power2Round / Decompose / MakeHint /
+//! UseHint ([`rounding`], tested against the standard for every r in
+//! [0, q)), bit packing ([`pack`]), the samplers ([`sample`]),
+//! KeyGen_internal ([`keygen`]), Sign_internal ([`sign`]) and a strict
+//! Verify_internal ([`verify`]), checked against the ACVP keyGen, sigGen
+//! and sigVer vectors (internal interface, external μ, pure ML-DSA).
+//! HashML-DSA, the key checks, the `SignatureScheme` contract, AVX2 and the
+//! valgrind/M4 integration follow.
 
 #![no_std]
 
@@ -17,4 +18,5 @@ pub mod pack;
 pub mod params;
 pub mod rounding;
 pub mod sample;
+pub mod sign;
 pub mod verify;
