@@ -1,18 +1,13 @@
-//! Verify_internal against the ACVP ML-DSA sigVer vectors (FIPS 204): the
-//! internal-interface groups (raw M' and external μ) and the external pure
-//! groups (M' = 0 || len(ctx) || ctx || M). The pre-hash groups come with
-//! HashML-DSA.
+//! Verify_internal against all ACVP ML-DSA sigVer vectors (FIPS 204): the
+//! internal interface (raw M' and external μ), external pure ML-DSA and
+//! HashML-DSA (M' built in `common`).
 
+mod common;
+
+use common::{message_prime, unhex};
 use pqforge_core::kat::data_dir;
 use pqforge_mldsa::params::{MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 use pqforge_mldsa::verify::{Message, verify};
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
-}
 
 fn check<P: ParameterSet>(pk: &[u8], msg: Message<'_>, sig: &[u8]) -> bool {
     verify::<P>(pk, msg, sig)
@@ -29,9 +24,7 @@ fn acvp_sigver_internal_and_pure() {
     let v: serde_json::Value = serde_json::from_str(&text).expect("json");
     let (mut ran, mut rejected, mut failed) = (0, 0, Vec::new());
     for g in v["testGroups"].as_array().expect("groups") {
-        if g["preHash"] == "preHash" {
-            continue;
-        }
+        let prehashed = g["preHash"] == "preHash";
         let set = g["parameterSet"].as_str().expect("parameterSet");
         let external = g["signatureInterface"] == "external";
         for t in g["tests"].as_array().expect("tests") {
@@ -46,10 +39,15 @@ fn acvp_sigver_internal_and_pure() {
                 let m = unhex(m);
                 if external {
                     let ctx = unhex(t["context"].as_str().unwrap_or(""));
-                    prime.extend_from_slice(&[0, ctx.len() as u8]);
-                    prime.extend_from_slice(&ctx);
+                    let hash = if prehashed {
+                        t["hashAlg"].as_str()
+                    } else {
+                        None
+                    };
+                    prime = message_prime(&ctx, &m, hash);
+                } else {
+                    prime = m;
                 }
-                prime.extend_from_slice(&m);
             }
             let msg = match &mu {
                 Some(mu) => Message::Mu(mu),
@@ -69,7 +67,7 @@ fn acvp_sigver_internal_and_pure() {
         }
     }
     assert!(failed.is_empty(), "{ran} ran, failed: {failed:?}");
-    assert_eq!(ran, 135, "9 groups of 15");
+    assert_eq!(ran, 180, "every group of the file");
     assert!(
         rejected > 0,
         "the file's invalid signatures were among them"
