@@ -107,3 +107,25 @@ pub fn keygen<P: ParameterSet>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
         wipe(p);
     }
 }
+
+/// The decoding checks of an expanded private key (work in progress: the
+/// consistency check against t0 and tr follows): exact length, every
+/// packed s1/s2 coefficient in [-η, η].
+#[must_use]
+pub fn sk_is_well_formed<P: ParameterSet>(sk: &[u8]) -> bool {
+    if sk.len() != P::SK_BYTES {
+        return false;
+    }
+    let eta_bytes = 32 * P::ETA_BITS as usize;
+    let end = 128 + eta_bytes * (P::K + P::L);
+    let mut v = [0u32; N];
+    let mut bad = 0u32;
+    for chunk in sk[128..end].chunks_exact(eta_bytes) {
+        crate::pack::unpack(chunk, P::ETA_BITS, &mut v);
+        for &f in &v {
+            // Field f encodes η - f; valid iff f ≤ 2η (branch-free).
+            bad |= (2 * P::ETA).wrapping_sub(f) >> 31;
+        }
+    }
+    bad == 0
+}
