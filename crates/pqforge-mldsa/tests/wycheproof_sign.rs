@@ -27,15 +27,12 @@ fn try_sign<P: ParameterSet>(sk: &[u8], t: &serde_json::Value) -> Option<Vec<u8>
         .as_str()
         .map_or([0; 32], |r| unhex(r).try_into().expect("rnd"));
     let mut sig = vec![0u8; P::SIG_BYTES];
-    match t["msg"].as_str() {
-        Some(m) => {
-            let prime = message_prime(&ctx, &unhex(m), None);
-            sign::<P>(sk, Message::Prime(&prime), &rnd, &mut sig);
-        }
-        None => {
-            let mu: [u8; 64] = unhex(t["mu"].as_str().expect("mu")).try_into().expect("mu");
-            sign::<P>(sk, Message::Mu(&mu), &rnd, &mut sig);
-        }
+    if let Some(m) = t["msg"].as_str() {
+        let prime = message_prime(&ctx, &unhex(m), None);
+        sign::<P>(sk, Message::Prime(&prime), &rnd, &mut sig);
+    } else {
+        let mu: [u8; 64] = unhex(t["mu"].as_str().expect("mu")).try_into().expect("mu");
+        sign::<P>(sk, Message::Mu(&mu), &rnd, &mut sig);
     }
     Some(sig)
 }
