@@ -53,41 +53,15 @@ pub fn keygen<P: ParameterSet>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     pk_rho.copy_from_slice(&rho);
     let eta_bytes = 32 * P::ETA_BITS as usize;
     let t0_off = 128 + eta_bytes * (k + l);
-    let mut a = [0i32; N];
-    let mut prod = [0i32; N];
-    for i in 0..k {
-        // t_i = NTT^-1(Σ_j Â[i][j] ∘ ŝ1[j]) + s2[i].
-        let mut acc = [0i32; N];
-        for j in 0..l {
-            rej_ntt_poly(&rho, j as u8, i as u8, &mut a);
-            pointwise_montgomery(&mut prod, &a, &s1_hat[j]);
-            for (x, y) in acc.iter_mut().zip(&prod) {
-                *x += *y;
-            }
-        }
-        for x in &mut acc {
-            *x = reduce32(*x);
-        }
-        invntt_tomont(&mut acc);
-        let mut t1 = [0u32; N];
-        let mut t0 = [0i32; N];
-        for c in 0..N {
-            let t = caddq(reduce32(acc[c] + s2[i][c]));
-            let (hi, lo) = power2round(t);
-            t1[c] = hi as u32;
-            t0[c] = lo;
-        }
-        pack(&t1, 10, &mut pk_t1[320 * i..320 * (i + 1)]);
+    t_rows::<P>(&rho, &s1_hat, &s2, |i, t1, t0| {
+        pack(t1, 10, &mut pk_t1[320 * i..320 * (i + 1)]);
         pack_signed(
-            &t0,
+            t0,
             1 << 12,
             13,
             &mut sk[t0_off + 416 * i..t0_off + 416 * (i + 1)],
         );
-        wipe(&mut t0);
-        wipe(&mut acc);
-        wipe(&mut prod);
-    }
+    });
 
     sk[..32].copy_from_slice(&rho);
     sk[32..64].copy_from_slice(key);
@@ -104,6 +78,70 @@ pub fn keygen<P: ParameterSet>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     wipe(&mut seeds);
     wipe(&mut rho_p);
     for p in s1.iter_mut().chain(s2.iter_mut()).chain(s1_hat.iter_mut()) {
+        wipe(p);
+    }
+}
+
+/// t = NTT^-1(Â ∘ ŝ1) + s2 row by row, split by Power2Round: `f(i, t1_i,
+/// t0_i)` for each row i (Â regenerated one entry at a time).
+pub(crate) fn t_rows<P: ParameterSet>(
+    rho: &[u8; 32],
+    s1_hat: &[[i32; N]; MAX_L],
+    s2: &[[i32; N]; MAX_K],
+    mut f: impl FnMut(usize, &[u32; N], &[i32; N]),
+) {
+    let mut a = [0i32; N];
+    let mut prod = [0i32; N];
+    let mut t1 = [0u32; N];
+    let mut t0 = [0i32; N];
+    for i in 0..P::K {
+        let mut acc = [0i32; N];
+        for j in 0..P::L {
+            rej_ntt_poly(rho, j as u8, i as u8, &mut a);
+            pointwise_montgomery(&mut prod, &a, &s1_hat[j]);
+            for (x, y) in acc.iter_mut().zip(&prod) {
+                *x += *y;
+            }
+        }
+        for x in &mut acc {
+            *x = reduce32(*x);
+        }
+        invntt_tomont(&mut acc);
+        for c in 0..N {
+            let t = caddq(reduce32(acc[c] + s2[i][c]));
+            let (hi, lo) = power2round(t);
+            t1[c] = hi as u32;
+            t0[c] = lo;
+        }
+        f(i, &t1, &t0);
+        wipe(&mut acc);
+    }
+    wipe(&mut t0);
+    wipe(&mut prod);
+}
+
+/// The public key of an expanded private key (whose s1/s2 were checked):
+/// ρ || t1 recomputed from ρ, s1 and s2.
+pub fn public_from_sk<P: ParameterSet>(sk: &[u8], pk: &mut [u8]) {
+    let (k, l) = (P::K, P::L);
+    let eta_bytes = 32 * P::ETA_BITS as usize;
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&sk[..32]);
+    let mut s1_hat = [[0i32; N]; MAX_L];
+    let mut s2 = [[0i32; N]; MAX_K];
+    for (r, p) in s1_hat[..l].iter_mut().chain(s2[..k].iter_mut()).enumerate() {
+        let off = 128 + eta_bytes * r;
+        crate::pack::unpack_signed(&sk[off..off + eta_bytes], P::ETA as i32, P::ETA_BITS, p);
+    }
+    for p in &mut s1_hat[..l] {
+        ntt(p);
+    }
+    pk[..32].copy_from_slice(&rho);
+    let pk_t1 = &mut pk[32..];
+    t_rows::<P>(&rho, &s1_hat, &s2, |i, t1, _| {
+        pack(t1, 10, &mut pk_t1[320 * i..320 * (i + 1)]);
+    });
+    for p in s1_hat.iter_mut().chain(s2.iter_mut()) {
         wipe(p);
     }
 }

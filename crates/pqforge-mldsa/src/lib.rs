@@ -13,6 +13,7 @@
 #![no_std]
 
 pub mod arith;
+mod contract;
 pub mod keygen;
 pub mod pack;
 pub mod params;
@@ -20,3 +21,6 @@ pub mod rounding;
 pub mod sample;
 pub mod sign;
 pub mod verify;
+
+pub use contract::MlDsaVkState;
+pub use params::{MlDsa44, MlDsa65, MlDsa87};

@@ -13,6 +13,7 @@ use core::ops::Range;
 
 use zeroize::Zeroize;
 
+pub mod mu;
 mod options;
 mod types;
 

@@ -65,10 +65,12 @@ mod sign;
 
 use core::fmt;
 
+#[cfg(doc)]
+use pqforge_core::SignOptions;
 use pqforge_core::keccak::Shake256;
 use pqforge_core::{
-    AlgInfo, CryptoRng, Error, HashAlg, KatRng, KeyForms, MessageMode, PreparedSk, PreparedVk,
-    SignCaps, SignChecked, SignOptions, SignatureScheme, Status, VerifyChecked,
+    AlgInfo, CryptoRng, Error, HashAlg, KatRng, KeyForms, PreparedSk, PreparedVk, SignCaps,
+    SignChecked, SignatureScheme, Status, VerifyChecked,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -396,77 +398,6 @@ pub(crate) fn derive_vk<B: Backend, const N: usize>(
     vst
 }
 
-/// mu for the message argument `msg` under `opts` (core has checked the
-/// options against [`CAPS`]).
-fn mu_for(
-    alg: &'static str,
-    hpk: &[u8; MU_LEN],
-    opts: &SignOptions<'_>,
-    msg: &[u8],
-) -> Result<[u8; MU_LEN], Error> {
-    let ctx = opts.context();
-    match opts.message() {
-        MessageMode::Pure => mu_of(hpk, ctx, None, msg),
-        MessageMode::PreHash(h) => {
-            let mut d = [0u8; 64];
-            let n = h.digest(msg, &mut d)?;
-            mu_of(hpk, ctx, Some((&h.oid_der(), &d[..n])), &[])
-        }
-        MessageMode::Digest(h) => {
-            if msg.len() != h.output_bytes() {
-                return Err(Error::InvalidInput(
-                    "digest length differs from the hash function's output length",
-                ));
-            }
-            mu_of(hpk, ctx, Some((&h.oid_der(), msg)), &[])
-        }
-        MessageMode::ExternalMu => {
-            if !ctx.is_empty() {
-                return Err(Error::InvalidInput(
-                    "a context string with external mu (the context is part of mu)",
-                ));
-            }
-            msg.try_into()
-                .map_err(|_| Error::InvalidInput("external mu must be 64 bytes"))
-        }
-        _ => Err(Error::Unsupported {
-            alg,
-            what: "this message mode",
-        }),
-    }
-}
-
-/// Computes mu for a raw message (`prehash = None`) or a pre-hashed one
-/// (`Some((der_oid, hash))`); the context must be at most 255 bytes.
-fn mu_of(
-    hpk: &[u8; 64],
-    ctx: &[u8],
-    prehash: Option<(&[u8], &[u8])>,
-    msg: &[u8],
-) -> Result<[u8; 64], Error> {
-    let Ok(clen) = u8::try_from(ctx.len()) else {
-        return Err(Error::InvalidInput("context longer than 255 bytes"));
-    };
-    let mut sh = Shake256::new();
-    sh.absorb(hpk);
-    match prehash {
-        None => {
-            sh.absorb(&[0, clen]);
-            sh.absorb(ctx);
-            sh.absorb(msg);
-        }
-        Some((oid, hash)) => {
-            sh.absorb(&[1, clen]);
-            sh.absorb(ctx);
-            sh.absorb(oid);
-            sh.absorb(hash);
-        }
-    }
-    let mut mu = [0u8; 64];
-    sh.squeeze(&mut mu);
-    Ok(mu)
-}
-
 fn hash_vk(vk: &[u8]) -> [u8; 64] {
     let mut sh = Shake256::new();
     sh.absorb(vk);
@@ -621,7 +552,7 @@ macro_rules! fndsa_set {
                 sig: &mut [u8; $sig],
             ) -> Result<usize, Error> {
                 let st = sk.state();
-                let mu = mu_for($name, &st.hpk, opts, msg)?;
+                let mu = pqforge_core::sig::mu::mu(&st.hpk, opts, msg)?;
                 let mut rnd = [0u8; RND_LEN];
                 if !opts.is_deterministic() {
                     rng.fill_bytes(&mut rnd);
@@ -638,7 +569,7 @@ macro_rules! fndsa_set {
                 sig: &[u8],
             ) -> Result<(), Error> {
                 let st = vk.state();
-                let mu = mu_for($name, &st.hpk, opts, msg)?;
+                let mu = pqforge_core::sig::mu::mu(&st.hpk, opts, msg)?;
                 backend::fndsa_verify::<$n>(&st.h, $logn, &mu, sig)
             }
         }
