@@ -24,3 +24,11 @@ pub mod verify;
 
 pub use contract::MlDsaVkState;
 pub use params::{MlDsa44, MlDsa65, MlDsa87};
+
+/// The ML-DSA parameter sets, in registry order: `ml-dsa-44`, `ml-dsa-65`,
+/// `ml-dsa-87`.
+pub const SCHEMES: [pqforge_core::Scheme; 3] = [
+    pqforge_core::Scheme::sig::<MlDsa44>(),
+    pqforge_core::Scheme::sig::<MlDsa65>(),
+    pqforge_core::Scheme::sig::<MlDsa87>(),
+];

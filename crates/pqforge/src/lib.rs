@@ -80,6 +80,10 @@ pub use pqforge_mlkem as mlkem;
 #[cfg(feature = "mceliece")]
 pub use pqforge_mceliece as mceliece;
 
+/// ML-DSA-44/65/87, FIPS 204 (typed API; work in progress).
+#[cfg(feature = "mldsa")]
+pub use pqforge_mldsa as mldsa;
+
 /// Falcon-512/1024, round 3 (typed API).
 #[cfg(feature = "falcon")]
 pub use pqforge_falcon as falcon;

@@ -41,6 +41,7 @@ families! {
     "mceliece" => pqforge_mceliece::SCHEMES;
     "falcon" => pqforge_falcon::SCHEMES;
     "fndsa" => pqforge_falcon::FNDSA_SCHEMES;
+    "mldsa" => pqforge_mldsa::SCHEMES;
 }
 
 /// A registered parameter set of this build.
