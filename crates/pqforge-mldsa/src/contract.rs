@@ -8,10 +8,13 @@ use pqforge_core::{
     SignChecked, SignatureScheme, Status, VerifyChecked,
 };
 
-use crate::keygen::{keygen, public_from_sk, sk_is_well_formed};
-use crate::params::{MlDsa44, MlDsa65, MlDsa87, ParameterSet};
-use crate::sign::sign;
-use crate::verify::{Message, verify};
+use core::marker::PhantomData;
+
+use crate::backend::run;
+use crate::keygen::{CheckSk, Keygen, PublicFromSk};
+use crate::params::{MAX_K, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
+use crate::sign::Sign;
+use crate::verify::{Message, Verify};
 
 /// What every ML-DSA set accepts: contexts up to 255 bytes, HashML-DSA
 /// with the SHA-3/SHAKE pre-hashes computed here and every pre-hash as a
@@ -73,12 +76,18 @@ macro_rules! mldsa_set {
                 Ok(tr_of(vk))
             }
 
+            /// The import checks of an expanded key (FIPS 204 leaves them
+            /// to the implementation; a key that fails them is not one
+            /// KeyGen could have made): every s1/s2 coefficient in
+            /// [-η, η], and t0 and tr those of the key's own ρ, s1, s2.
             fn prepare_sk(sk: &[u8; $sk]) -> Result<(), Error> {
-                if sk_is_well_formed::<Self>(sk) {
+                let mut pk = [0u8; 32 + 320 * MAX_K];
+                let pk = &mut pk[..$pk];
+                if run(CheckSk::<Self> { sk, pk, _p: PhantomData }) {
                     Ok(())
                 } else {
                     Err(Error::InvalidKey(
-                        "ML-DSA private key: an s1/s2 coefficient is outside [-eta, eta]",
+                        "ML-DSA expanded private key: s1/s2 out of range, or t0 / tr not those of its rho, s1, s2",
                     ))
                 }
             }
@@ -89,14 +98,14 @@ macro_rules! mldsa_set {
                 vk: &mut [u8; $pk],
                 sk: &mut [u8; $sk],
             ) -> (MlDsaVkState, ()) {
-                keygen::<Self>(seed, vk, sk);
+                run(Keygen::<Self> { xi: seed, pk: vk, sk, _p: PhantomData });
                 let mut tr = [0u8; 64];
                 tr.copy_from_slice(&sk[64..128]);
                 (MlDsaVkState { tr }, ())
             }
 
             fn verifying_key_into(sk: PreparedSk<'_, Self>, vk: &mut [u8; $pk]) -> MlDsaVkState {
-                public_from_sk::<Self>(sk.bytes(), vk);
+                run(PublicFromSk::<Self> { sk: sk.bytes(), pk: vk, _p: PhantomData });
                 tr_of(vk)
             }
 
@@ -118,7 +127,7 @@ macro_rules! mldsa_set {
                 if !opts.is_deterministic() {
                     rng.fill_bytes(&mut rnd);
                 }
-                sign::<Self>(sk, Message::Mu(&mu), &rnd, sig);
+                run(Sign::<Self> { sk, msg: Message::Mu(&mu), rnd: &rnd, sig, _p: PhantomData });
                 pqforge_core::ct::wipe(&mut rnd);
                 Ok($sig)
             }
@@ -130,7 +139,7 @@ macro_rules! mldsa_set {
                 sig: &[u8],
             ) -> Result<(), Error> {
                 let mu = pqforge_core::sig::mu::mu(&vk.state().tr, opts, msg)?;
-                if verify::<Self>(vk.bytes(), Message::Mu(&mu), sig) {
+                if run(Verify::<Self> { pk: vk.bytes(), msg: Message::Mu(&mu), sig, _p: PhantomData }) {
                     Ok(())
                 } else {
                     Err(Error::Verification)

@@ -1,27 +1,79 @@
-//! ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6), portable: ξ to the public
-//! key and the expanded private key. Â is generated one entry at a time and
-//! t one row at a time, so the matrix is never held whole.
+//! ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6): ξ to the public key and
+//! the expanded private key, and the checks of an imported expanded key.
+//! Â is sampled a batch of entries at a time ([`BATCH`]) and t one row at
+//! a time, so the matrix is never held whole.
 
-use pqforge_core::ct::wipe;
+use core::marker::PhantomData;
+
+use pqforge_core::ct::{self, wipe};
 use pqforge_core::keccak::Shake256;
 
-use crate::arith::{caddq, invntt_tomont, ntt, pointwise_montgomery, reduce32};
-use crate::pack::{pack, pack_signed};
-use crate::params::{N, ParameterSet};
-use crate::rounding::power2round;
-use crate::sample::{rej_bounded_poly, rej_ntt_poly};
+use crate::backend::{BATCH, Backend, Operation, Poly};
+use crate::pack::{pack, pack_signed, unpack, unpack_signed};
+use crate::params::{N, ParameterSet, PolyVec};
 
-const MAX_K: usize = 8;
-const MAX_L: usize = 7;
+/// Offsets of the expanded private key ρ || K || tr || s1 || s2 || t0.
+pub(crate) struct SkLayout;
+
+impl SkLayout {
+    /// Bytes of one packed s1/s2 polynomial.
+    pub(crate) const fn eta_bytes<P: ParameterSet>() -> usize {
+        32 * P::ETA_BITS as usize
+    }
+    /// Start of packed s polynomial `r` (s1 rows first, then s2).
+    pub(crate) const fn s<P: ParameterSet>(r: usize) -> usize {
+        128 + Self::eta_bytes::<P>() * r
+    }
+    /// Start of packed t0 row `i`.
+    pub(crate) const fn t0<P: ParameterSet>(i: usize) -> usize {
+        Self::s::<P>(P::K + P::L) + 416 * i
+    }
+}
+
+/// t = NTT^-1(Â ∘ ŝ1) + s2 row by row, split by Power2Round: `f(i, t1_i,
+/// t0_i)` for each row i (t1 in [0, 2^10), t0 in (-2^12, 2^12]).
+pub(crate) fn t_rows<P: ParameterSet, B: Backend>(
+    rho: &[u8; 32],
+    s1_hat: &[Poly],
+    s2: &[Poly],
+    mut f: impl FnMut(usize, &Poly, &Poly),
+) {
+    let mut a = [[0i32; N]; BATCH];
+    let mut acc = [0i32; N];
+    let mut t1 = [0i32; N];
+    let mut t0 = [0i32; N];
+    for i in 0..P::K {
+        acc.fill(0);
+        let mut j = 0;
+        while j < P::L {
+            let n = BATCH.min(P::L - j);
+            B::expand_a(rho, P::L, i, j, &mut a[..n]);
+            B::pointwise_acc(&mut acc, &a[..n], &s1_hat[j..j + n]);
+            j += n;
+        }
+        B::reduce32(&mut acc);
+        B::invntt_tomont(&mut acc);
+        for (x, s) in acc.iter_mut().zip(&s2[i]) {
+            *x += *s;
+        }
+        B::reduce32(&mut acc);
+        B::caddq(&mut acc);
+        B::power2round(&acc, &mut t1, &mut t0);
+        f(i, &t1, &t0);
+    }
+    wipe(&mut acc);
+    wipe(&mut t0);
+}
+
+/// Packs t1 (10-bit fields).
+fn pack_t1(t1: &Poly, out: &mut [u8]) {
+    let v: [u32; N] = core::array::from_fn(|c| t1[c] as u32);
+    pack(&v, 10, out);
+}
 
 /// KeyGen_internal(ξ): writes pk (`P::PK_BYTES`) and the expanded sk
 /// (`P::SK_BYTES`).
-///
-/// # Panics
-/// If `pk` or `sk` has the wrong length.
-pub fn keygen<P: ParameterSet>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
-    assert_eq!(pk.len(), P::PK_BYTES);
-    assert_eq!(sk.len(), P::SK_BYTES);
+fn keygen<P: ParameterSet, B: Backend>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     let (k, l) = (P::K, P::L);
     // (ρ, ρ', K) = H(ξ || k || ℓ, 128).
     let mut seeds = [0u8; 128];
@@ -33,137 +85,170 @@ pub fn keygen<P: ParameterSet>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     let mut rho_p = [0u8; 64];
     rho.copy_from_slice(&seeds[..32]);
     rho_p.copy_from_slice(&seeds[32..96]);
-    let key = &seeds[96..128];
-
-    let mut s1 = [[0i32; N]; MAX_L];
-    let mut s2 = [[0i32; N]; MAX_K];
-    for (r, p) in s1[..l].iter_mut().enumerate() {
-        rej_bounded_poly(&rho_p, r as u16, P::ETA, p);
-    }
-    for (r, p) in s2[..k].iter_mut().enumerate() {
-        rej_bounded_poly(&rho_p, (l + r) as u16, P::ETA, p);
-    }
-    let mut s1_hat = s1;
-    for p in &mut s1_hat[..l] {
-        ntt(p);
-    }
-
-    // pk = ρ || t1, sk = ρ || K || tr || s1 || s2 || t0.
-    let (pk_rho, pk_t1) = pk.split_at_mut(32);
-    pk_rho.copy_from_slice(&rho);
-    let eta_bytes = 32 * P::ETA_BITS as usize;
-    let t0_off = 128 + eta_bytes * (k + l);
-    t_rows::<P>(&rho, &s1_hat, &s2, |i, t1, t0| {
-        pack(t1, 10, &mut pk_t1[320 * i..320 * (i + 1)]);
-        pack_signed(
-            t0,
-            1 << 12,
-            13,
-            &mut sk[t0_off + 416 * i..t0_off + 416 * (i + 1)],
-        );
-    });
-
+    // CT: ρ is the public matrix seed (it is the first field of pk).
+    pqforge_core::ctgrind::declassify(&mut rho);
     sk[..32].copy_from_slice(&rho);
-    sk[32..64].copy_from_slice(key);
+    sk[32..64].copy_from_slice(&seeds[96..128]);
+    pk[..32].copy_from_slice(&rho);
+
+    // s1 and s2 (ExpandS), packed into sk; s1 then goes to the NTT domain.
+    let eta = P::ETA as i32;
+    let eb = SkLayout::eta_bytes::<P>();
+    let mut s1 = P::VecL::zero();
+    let mut s2 = P::VecK::zero();
+    let (s1, s2) = (s1.as_mut(), s2.as_mut());
+    B::expand_s(&rho_p, 0, P::ETA, s1);
+    B::expand_s(&rho_p, l as u16, P::ETA, s2);
+    for (r, p) in s1.iter_mut().chain(s2.iter_mut()).enumerate() {
+        let off = SkLayout::s::<P>(r);
+        pack_signed(p, eta, P::ETA_BITS, &mut sk[off..off + eb]);
+    }
+    for p in s1.iter_mut() {
+        B::ntt(p);
+    }
+    {
+        let (pk_t1, sk_t0) = (&mut pk[32..], &mut sk[SkLayout::t0::<P>(0)..]);
+        t_rows::<P, B>(&rho, s1, s2, |i, t1, t0| {
+            pack_t1(t1, &mut pk_t1[320 * i..320 * (i + 1)]);
+            pack_signed(t0, 1 << 12, 13, &mut sk_t0[416 * i..416 * (i + 1)]);
+        });
+    }
+    // CT: the public key is public.
+    pqforge_core::ctgrind::declassify(pk);
+    let mut h = Shake256::new();
+    h.absorb(pk);
+    h.squeeze(&mut sk[64..128]);
+    wipe(&mut seeds);
+    wipe(&mut rho_p);
+    wipe(s1.as_flattened_mut());
+    wipe(s2.as_flattened_mut());
+}
+
+/// Decodes s1 (to the NTT domain) and s2 of a checked expanded key.
+fn decode_s<P: ParameterSet, B: Backend>(sk: &[u8], s1_hat: &mut [Poly], s2: &mut [Poly]) {
+    let eb = SkLayout::eta_bytes::<P>();
+    for (r, p) in s1_hat.iter_mut().chain(s2.iter_mut()).enumerate() {
+        let off = SkLayout::s::<P>(r);
+        unpack_signed(&sk[off..off + eb], P::ETA as i32, P::ETA_BITS, p);
+    }
+    for p in s1_hat {
+        B::ntt(p);
+    }
+}
+
+/// The public key of a checked expanded private key: ρ || t1, recomputed
+/// from ρ, s1 and s2.
+fn public_from_sk<P: ParameterSet, B: Backend>(sk: &[u8], pk: &mut [u8]) {
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&sk[..32]);
+    let mut s1_hat = P::VecL::zero();
+    let mut s2 = P::VecK::zero();
+    let (s1_hat, s2) = (s1_hat.as_mut(), s2.as_mut());
+    decode_s::<P, B>(sk, s1_hat, s2);
+    pk[..32].copy_from_slice(&rho);
+    let pk_t1 = &mut pk[32..];
+    t_rows::<P, B>(&rho, s1_hat, s2, |i, t1, _| {
+        pack_t1(t1, &mut pk_t1[320 * i..320 * (i + 1)]);
+    });
+    wipe(s1_hat.as_flattened_mut());
+    wipe(s2.as_flattened_mut());
+}
+
+/// Whether every packed s1/s2 field of `sk` encodes a value in [-η, η]
+/// (branch-free: the key is secret).
+fn s_in_range<P: ParameterSet>(sk: &[u8]) -> bool {
+    let eb = SkLayout::eta_bytes::<P>();
+    let mut v = [0u32; N];
+    let mut bad = 0u32;
+    for chunk in sk[SkLayout::s::<P>(0)..SkLayout::t0::<P>(0)].chunks_exact(eb) {
+        unpack(chunk, P::ETA_BITS, &mut v);
+        for &f in &v {
+            // Field f encodes η - f; valid iff f ≤ 2η.
+            bad |= (2 * P::ETA).wrapping_sub(f) >> 31;
+        }
+    }
+    wipe(&mut v);
+    bad == 0
+}
+
+/// The checks of an imported expanded private key, all computed before one
+/// result is declassified: every s1/s2 field in [-η, η], and t0 and tr
+/// those of the key's own (ρ, s1, s2), i.e. t0 = Power2Round(A s1 + s2).0
+/// and tr = H(ρ || t1). On success, `pk` holds the public key.
+fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8], pk: &mut [u8]) -> bool {
+    if !s_in_range::<P>(sk) {
+        // CT: rejecting a malformed key reveals only that it is malformed.
+        return false;
+    }
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&sk[..32]);
+    let mut s1_hat = P::VecL::zero();
+    let mut s2 = P::VecK::zero();
+    let (s1_hat, s2) = (s1_hat.as_mut(), s2.as_mut());
+    decode_s::<P, B>(sk, s1_hat, s2);
+    pk[..32].copy_from_slice(&rho);
+    let mut diff = 0u8;
+    let mut t0_enc = [0u8; 416];
+    {
+        let pk_t1 = &mut pk[32..];
+        t_rows::<P, B>(&rho, s1_hat, s2, |i, t1, t0| {
+            pack_t1(t1, &mut pk_t1[320 * i..320 * (i + 1)]);
+            pack_signed(t0, 1 << 12, 13, &mut t0_enc);
+            let off = SkLayout::t0::<P>(i);
+            diff |= !ct::eq_mask(&t0_enc, &sk[off..off + 416]);
+        });
+    }
     let mut tr = [0u8; 64];
     let mut h = Shake256::new();
     h.absorb(pk);
     h.squeeze(&mut tr);
-    sk[64..128].copy_from_slice(&tr);
-    let eta = P::ETA as i32;
-    for (r, p) in s1[..l].iter().chain(&s2[..k]).enumerate() {
-        let off = 128 + eta_bytes * r;
-        pack_signed(p, eta, P::ETA_BITS, &mut sk[off..off + eta_bytes]);
-    }
-    wipe(&mut seeds);
-    wipe(&mut rho_p);
-    for p in s1.iter_mut().chain(s2.iter_mut()).chain(s1_hat.iter_mut()) {
-        wipe(p);
+    diff |= !ct::eq_mask(&tr, &sk[64..128]);
+    wipe(s1_hat.as_flattened_mut());
+    wipe(s2.as_flattened_mut());
+    wipe(&mut t0_enc);
+    // CT: whether the key is consistent (a public verdict on the input).
+    pqforge_core::ctgrind::declassify_val(diff) == 0
+}
+
+/// KeyGen_internal as an [`Operation`].
+pub(crate) struct Keygen<'a, P> {
+    pub xi: &'a [u8; 32],
+    pub pk: &'a mut [u8],
+    pub sk: &'a mut [u8],
+    pub _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Operation for Keygen<'_, P> {
+    type Output = ();
+    fn run<B: Backend>(self) {
+        keygen::<P, B>(self.xi, self.pk, self.sk);
     }
 }
 
-/// t = NTT^-1(Â ∘ ŝ1) + s2 row by row, split by Power2Round: `f(i, t1_i,
-/// t0_i)` for each row i (Â regenerated one entry at a time).
-pub(crate) fn t_rows<P: ParameterSet>(
-    rho: &[u8; 32],
-    s1_hat: &[[i32; N]; MAX_L],
-    s2: &[[i32; N]; MAX_K],
-    mut f: impl FnMut(usize, &[u32; N], &[i32; N]),
-) {
-    let mut a = [0i32; N];
-    let mut prod = [0i32; N];
-    let mut t1 = [0u32; N];
-    let mut t0 = [0i32; N];
-    for i in 0..P::K {
-        let mut acc = [0i32; N];
-        for j in 0..P::L {
-            rej_ntt_poly(rho, j as u8, i as u8, &mut a);
-            pointwise_montgomery(&mut prod, &a, &s1_hat[j]);
-            for (x, y) in acc.iter_mut().zip(&prod) {
-                *x += *y;
-            }
-        }
-        for x in &mut acc {
-            *x = reduce32(*x);
-        }
-        invntt_tomont(&mut acc);
-        for c in 0..N {
-            let t = caddq(reduce32(acc[c] + s2[i][c]));
-            let (hi, lo) = power2round(t);
-            t1[c] = hi as u32;
-            t0[c] = lo;
-        }
-        f(i, &t1, &t0);
-        wipe(&mut acc);
-    }
-    wipe(&mut t0);
-    wipe(&mut prod);
+/// The public key of a checked expanded key, as an [`Operation`].
+pub(crate) struct PublicFromSk<'a, P> {
+    pub sk: &'a [u8],
+    pub pk: &'a mut [u8],
+    pub _p: PhantomData<P>,
 }
 
-/// The public key of an expanded private key (whose s1/s2 were checked):
-/// ρ || t1 recomputed from ρ, s1 and s2.
-pub fn public_from_sk<P: ParameterSet>(sk: &[u8], pk: &mut [u8]) {
-    let (k, l) = (P::K, P::L);
-    let eta_bytes = 32 * P::ETA_BITS as usize;
-    let mut rho = [0u8; 32];
-    rho.copy_from_slice(&sk[..32]);
-    let mut s1_hat = [[0i32; N]; MAX_L];
-    let mut s2 = [[0i32; N]; MAX_K];
-    for (r, p) in s1_hat[..l].iter_mut().chain(s2[..k].iter_mut()).enumerate() {
-        let off = 128 + eta_bytes * r;
-        crate::pack::unpack_signed(&sk[off..off + eta_bytes], P::ETA as i32, P::ETA_BITS, p);
-    }
-    for p in &mut s1_hat[..l] {
-        ntt(p);
-    }
-    pk[..32].copy_from_slice(&rho);
-    let pk_t1 = &mut pk[32..];
-    t_rows::<P>(&rho, &s1_hat, &s2, |i, t1, _| {
-        pack(t1, 10, &mut pk_t1[320 * i..320 * (i + 1)]);
-    });
-    for p in s1_hat.iter_mut().chain(s2.iter_mut()) {
-        wipe(p);
+impl<P: ParameterSet> Operation for PublicFromSk<'_, P> {
+    type Output = ();
+    fn run<B: Backend>(self) {
+        public_from_sk::<P, B>(self.sk, self.pk);
     }
 }
 
-/// The decoding checks of an expanded private key (work in progress: the
-/// consistency check against t0 and tr follows): exact length, every
-/// packed s1/s2 coefficient in [-η, η].
-#[must_use]
-pub fn sk_is_well_formed<P: ParameterSet>(sk: &[u8]) -> bool {
-    if sk.len() != P::SK_BYTES {
-        return false;
+/// The import check of an expanded key, as an [`Operation`].
+pub(crate) struct CheckSk<'a, P> {
+    pub sk: &'a [u8],
+    pub pk: &'a mut [u8],
+    pub _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Operation for CheckSk<'_, P> {
+    type Output = bool;
+    fn run<B: Backend>(self) -> bool {
+        check_sk::<P, B>(self.sk, self.pk)
     }
-    let eta_bytes = 32 * P::ETA_BITS as usize;
-    let end = 128 + eta_bytes * (P::K + P::L);
-    let mut v = [0u32; N];
-    let mut bad = 0u32;
-    for chunk in sk[128..end].chunks_exact(eta_bytes) {
-        crate::pack::unpack(chunk, P::ETA_BITS, &mut v);
-        for &f in &v {
-            // Field f encodes η - f; valid iff f ≤ 2η (branch-free).
-            bad |= (2 * P::ETA).wrapping_sub(f) >> 31;
-        }
-    }
-    bad == 0
 }

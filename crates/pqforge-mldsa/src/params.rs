@@ -10,10 +10,37 @@ pub const D: u32 = 13;
 pub const GAMMA2_88: i32 = (Q - 1) / 88;
 /// γ2 of ML-DSA-65 and ML-DSA-87: (q - 1) / 32.
 pub const GAMMA2_32: i32 = (Q - 1) / 32;
+/// The largest k (rows of A) of the three sets.
+pub const MAX_K: usize = 8;
+/// The largest ℓ (columns of A) of the three sets.
+pub const MAX_L: usize = 7;
 
-/// The per-set constants of FIPS 204 Table 1 that key generation needs
-/// (work in progress: signing adds τ, γ1, γ2, ω, λ).
+/// A vector of polynomials sized for one parameter set (k, ℓ or k · ℓ
+/// entries), so that the stack holds what the set needs and no more.
+#[doc(hidden)]
+pub trait PolyVec: AsRef<[[i32; N]]> + AsMut<[[i32; N]]> {
+    /// All zero.
+    fn zero() -> Self;
+}
+
+impl<const M: usize> PolyVec for [[i32; N]; M] {
+    #[inline(always)]
+    fn zero() -> Self {
+        [[0; N]; M]
+    }
+}
+
+/// The per-set constants of FIPS 204 Table 1.
 pub trait ParameterSet {
+    /// ℓ polynomials.
+    #[doc(hidden)]
+    type VecL: PolyVec;
+    /// k polynomials.
+    #[doc(hidden)]
+    type VecK: PolyVec;
+    /// k · ℓ polynomials (Â).
+    #[doc(hidden)]
+    type Mat: PolyVec;
     /// Name in the registry.
     const NAME: &'static str;
     /// Rows of A (k).
@@ -58,6 +85,9 @@ macro_rules! set {
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $ty;
         impl ParameterSet for $ty {
+            type VecL = [[i32; N]; $l];
+            type VecK = [[i32; N]; $k];
+            type Mat = [[i32; N]; $k * $l];
             const NAME: &'static str = $name;
             const K: usize = $k;
             const L: usize = $l;

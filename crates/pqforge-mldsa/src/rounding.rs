@@ -3,7 +3,9 @@
 //! multiply and a shift (a hardware division on secret data was
 //! CVE-2026-22705 in a peer), and is branch-free in the secret input.
 
-use crate::params::{D, GAMMA2_32, GAMMA2_88, Q};
+#[cfg(test)]
+use crate::params::GAMMA2_88;
+use crate::params::{D, GAMMA2_32, Q};
 
 /// Power2Round (Algorithm 35) of r in [0, q): (r1, r0) with
 /// r = r1 · 2^13 + r0 and r0 in (-2^12, 2^12].
@@ -15,7 +17,7 @@ pub const fn power2round(r: i32) -> (i32, i32) {
 }
 
 /// Decompose (Algorithm 36) of r in [0, q) for γ2 = `G2`
-/// ([`GAMMA2_88`] or [`GAMMA2_32`]): (r1, r0) with r = r1 · 2γ2 + r0 mod q,
+/// (`GAMMA2_88` or [`GAMMA2_32`]): (r1, r0) with r = r1 · 2γ2 + r0 mod q,
 /// r0 in (-γ2, γ2] except r1 = 0, r0 in [-γ2, 0) for r in [q - γ2, q).
 #[inline(always)]
 #[must_use]
@@ -77,6 +79,7 @@ pub const fn use_hint<const G2: i32>(h: u32, r: i32) -> i32 {
 }
 
 /// The two γ2 values, for generic callers and tests.
+#[cfg(test)]
 pub const GAMMAS: [i32; 2] = [GAMMA2_88, GAMMA2_32];
 
 #[cfg(test)]

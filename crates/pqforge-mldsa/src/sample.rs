@@ -3,6 +3,7 @@
 //! 31, 33). Portable, one XOF at a time; they squeeze until done (no fixed
 //! buffer), as the "many steps" vectors require.
 
+use pqforge_core::ctgrind;
 use pqforge_core::keccak::{Shake128, Shake256};
 
 use crate::params::{N, Q};
@@ -33,8 +34,8 @@ pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8, a: &mut [i32; N]) {
 ///
 /// The accept/reject pattern depends on the secret seed; the reference
 /// implementations treat it as public (it only reveals which nibbles were
-/// skipped, not the coefficients). Issue #14 decides how the valgrind
-/// harness declassifies it.
+/// skipped, not the coefficients); the harness declassifies exactly that
+/// bit.
 pub fn rej_bounded_poly(rho_p: &[u8; 64], nonce: u16, eta: u32, s: &mut [i32; N]) {
     let mut h = Shake256::new();
     h.absorb(rho_p);
@@ -48,13 +49,20 @@ pub fn rej_bounded_poly(rho_p: &[u8; 64], nonce: u16, eta: u32, s: &mut [i32; N]
                 if j >= N {
                     break;
                 }
-                if eta == 2 && b < 15 {
-                    // b mod 5 by multiplication: b - 5·⌊205·b / 1024⌋.
-                    let m = b - 5 * ((205 * b) >> 10);
-                    s[j] = 2 - m as i32;
-                    j += 1;
-                } else if eta == 4 && b < 9 {
-                    s[j] = 4 - b as i32;
+                // CT: which nibbles are accepted depends on the secret ρ'
+                // but says nothing about the accepted values (each is
+                // uniform on [-η, η] whatever the pattern; Dilithium round-3
+                // specification §5.5, as the reference implementations
+                // treat it): the accept bit alone is declassified.
+                let accept = if eta == 2 { b < 15 } else { b < 9 };
+                if ctgrind::declassify_val(accept) {
+                    // η = 2: b mod 5 by multiplication, b - 5·⌊205·b / 1024⌋.
+                    let v = if eta == 2 {
+                        b - 5 * ((205 * b) >> 10)
+                    } else {
+                        b
+                    };
+                    s[j] = eta as i32 - v as i32;
                     j += 1;
                 }
             }
@@ -82,5 +90,117 @@ pub fn sample_in_ball(ctilde: &[u8], tau: usize, c: &mut [i32; N]) {
         c[i] = c[j];
         c[j] = 1 - 2 * (signs & 1) as i32;
         signs >>= 1;
+    }
+}
+
+/// ExpandMask's polynomial of nonce `nonce` (Algorithm 34, one row):
+/// BitUnpack(H(ρ'' || u16le(nonce)), γ1 - 1, γ1), coefficients in
+/// (-γ1, γ1]. Branch-free in the secret bytes.
+pub fn expand_mask_poly(rho2: &[u8; 64], nonce: u16, gamma1_bits: u32, y: &mut [i32; N]) {
+    let bits = gamma1_bits + 1;
+    let n = 32 * bits as usize;
+    let mut buf = [0u8; 640];
+    let mut h = Shake256::new();
+    h.absorb(rho2);
+    h.absorb(&nonce.to_le_bytes());
+    h.squeeze(&mut buf[..n]);
+    crate::pack::unpack_signed(&buf[..n], 1 << gamma1_bits, bits, y);
+    pqforge_core::ct::wipe(&mut buf);
+}
+
+/// SampleInBall for signing, constant time in c̃ (which stays secret while
+/// its attempt may still be rejected): the bytes of the first squeezed
+/// block are all processed, each with masked updates of a list of the τ
+/// (position, sign) pairs, so neither the byte count nor any memory index
+/// depends on c̃. Only whether one block held all τ positions is
+/// declassified (it fails with probability below 2^-40 for every set) and
+/// then the next block is processed the same way. Output: the same c as
+/// [`sample_in_ball`].
+pub fn sample_in_ball_ct(ctilde: &[u8], tau: usize, c: &mut [i32; N]) {
+    const MAX_TAU: usize = 64;
+    let mut h = Shake256::new();
+    h.absorb(ctilde);
+    let mut block = [0u8; 136];
+    h.squeeze(&mut block);
+    let mut signs = [0u8; 8];
+    signs.copy_from_slice(&block[..8]);
+    let signs = u64::from_le_bytes(signs);
+    let tau32 = tau as u32;
+    // Entry e < count: position pos[e], coefficient val[e] (±1).
+    let mut pos = [0u32; MAX_TAU];
+    let mut val = [0i32; MAX_TAU];
+    let mut count = 0u32;
+    let mut start = 8;
+    loop {
+        for &b in &block[start..] {
+            let b = u32::from(b);
+            let i = N as u32 - tau32 + count;
+            // accept iff count < τ and b ≤ i.
+            let acc = lt_mask(count, tau32) & !lt_mask(i, b);
+            // c_i = c_b: the entry at position b (if any) moves to i. Then
+            // c_b = ±1: entry `count` is (b, sign bit `count`).
+            let sign = 1 - 2 * ((signs >> (count & 63)) & 1) as i32;
+            for e in 0..MAX_TAU {
+                let moved = acc & eq_mask(pos[e], b) & lt_mask(e as u32, count);
+                let new = acc & eq_mask(e as u32, count);
+                pos[e] = (pos[e] & !(moved | new)) | (i & moved) | (b & new);
+                val[e] = (val[e] & !new as i32) | (sign & new as i32);
+            }
+            count += acc & 1;
+        }
+        if ctgrind::declassify_val(count >= tau32) {
+            break;
+        }
+        h.squeeze(&mut block);
+        start = 0;
+    }
+    for (t, ct) in c.iter_mut().enumerate() {
+        let mut v = 0i32;
+        for e in 0..MAX_TAU {
+            v |= val[e] & eq_mask(pos[e], t as u32) as i32;
+        }
+        *ct = v;
+    }
+    pqforge_core::ct::wipe(&mut pos);
+    pqforge_core::ct::wipe(&mut val);
+}
+
+/// All ones iff a == b (a, b < 2^31).
+#[inline(always)]
+fn eq_mask(a: u32, b: u32) -> u32 {
+    ((a ^ b).wrapping_sub(1) >> 31).wrapping_neg()
+}
+
+/// All ones iff a < b (a, b < 2^31).
+#[inline(always)]
+fn lt_mask(a: u32, b: u32) -> u32 {
+    (a.wrapping_sub(b) >> 31).wrapping_neg()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_time_sample_in_ball_matches_the_standard() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        for tau in [39, 49, 60] {
+            for len in [32, 48, 64] {
+                for _ in 0..200 {
+                    let mut ct = [0u8; 64];
+                    for b in &mut ct[..len] {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        *b = seed as u8;
+                    }
+                    let (mut a, mut b) = ([0i32; N], [0i32; N]);
+                    sample_in_ball(&ct[..len], tau, &mut a);
+                    sample_in_ball_ct(&ct[..len], tau, &mut b);
+                    assert_eq!(a, b);
+                    assert_eq!(a.iter().filter(|&&x| x != 0).count(), tau);
+                }
+            }
+        }
     }
 }

@@ -1,91 +1,78 @@
-//! ML-DSA.Sign_internal (FIPS 204 Algorithm 7), portable. Â is regenerated
-//! row by row (never held whole). Work in progress: the per-attempt
-//! rejection decision is the only branch on secret-derived data and will be
-//! declassified at one commented site for the valgrind harness.
+//! ML-DSA.Sign_internal (FIPS 204 Algorithm 7).
+//!
+//! Â, ŝ1, ŝ2 and t̂0 are computed once and kept for every attempt (about
+//! 42 KB of stack for ML-DSA-44, 95 KB for ML-DSA-87: the class of pqm4's
+//! `m4f` signing). Constant time: the only branch on secret-derived data
+//! is the accept/reject decision of an attempt, computed over all four
+//! checks and declassified at one site; SampleInBall runs in constant time
+//! in c̃ ([`sample_in_ball_ct`]), the hints are kept as bits and
+//! encoded only once the attempt is accepted (when they are public).
+
+use core::marker::PhantomData;
 
 use pqforge_core::ct::wipe;
+use pqforge_core::ctgrind;
 use pqforge_core::keccak::Shake256;
 
-use crate::arith::{caddq, invntt_tomont, ntt, pointwise_montgomery, reduce32};
+use crate::backend::{Backend, Operation, Poly};
+use crate::keygen::SkLayout;
 use crate::pack::{pack, pack_signed, unpack_signed};
-use crate::params::{GAMMA2_32, GAMMA2_88, N, ParameterSet};
-use crate::rounding::{decompose, make_hint};
-use crate::sample::{rej_ntt_poly, sample_in_ball};
+use crate::params::{GAMMA2_32, GAMMA2_88, MAX_K, N, ParameterSet, PolyVec};
+use crate::sample::sample_in_ball_ct;
 use crate::verify::Message;
 
-const MAX_K: usize = 8;
-const MAX_L: usize = 7;
-
-type Poly = [i32; N];
-
-/// Whether some |x_i| ≥ bound (branch-free per coefficient).
-fn exceeds(p: &Poly, bound: i32) -> bool {
-    let mut acc = 0i32;
-    for &x in p {
-        let m = x >> 31;
-        let abs = (x ^ m) - m;
-        acc |= (bound - 1 - abs) >> 31;
-    }
-    acc != 0
-}
-
-fn decompose_p<P: ParameterSet>(r: i32) -> (i32, i32) {
+/// Decompose of a whole polynomial for the set's γ2.
+pub(crate) fn decompose_p<P: ParameterSet, B: Backend>(a: &Poly, a1: &mut Poly, a0: &mut Poly) {
     if P::GAMMA2 == GAMMA2_88 {
-        decompose::<GAMMA2_88>(r)
+        B::decompose::<GAMMA2_88>(a, a1, a0);
     } else {
-        decompose::<GAMMA2_32>(r)
+        B::decompose::<GAMMA2_32>(a, a1, a0);
     }
 }
 
-fn make_hint_p<P: ParameterSet>(z: i32, r: i32) -> u32 {
-    if P::GAMMA2 == GAMMA2_88 {
-        make_hint::<GAMMA2_88>(z, r)
-    } else {
-        make_hint::<GAMMA2_32>(z, r)
-    }
+/// NTT^-1(ĉ ∘ v̂), reduced (|x| ≤ 6283008).
+fn c_times<B: Backend>(c_hat: &Poly, v_hat: &Poly, out: &mut Poly) {
+    B::pointwise(out, c_hat, v_hat);
+    B::invntt_tomont(out);
+    B::reduce32(out);
 }
 
-/// NTT^-1(ĉ ∘ v̂), reduced.
-fn c_times(c_hat: &Poly, v_hat: &Poly, out: &mut Poly) {
-    pointwise_montgomery(out, c_hat, v_hat);
-    invntt_tomont(out);
-    for x in out.iter_mut() {
-        *x = reduce32(*x);
-    }
+/// The signing key in the form every attempt uses.
+struct Expanded<P: ParameterSet> {
+    a: P::Mat,
+    s1: P::VecL,
+    s2: P::VecK,
+    t0: P::VecK,
 }
 
-/// Sign_internal: writes the `P::SIG_BYTES` signature of `msg` under the
-/// expanded private key `sk` with randomness `rnd` (zero: deterministic).
-///
-/// # Panics
-/// If `sk` or `sig` has the wrong length.
-pub fn sign<P: ParameterSet>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32], sig: &mut [u8]) {
-    assert_eq!(sk.len(), P::SK_BYTES);
-    assert_eq!(sig.len(), P::SIG_BYTES);
+/// Sign_internal on a checked expanded key `sk`; `sig` is `P::SIG_BYTES`.
+fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32], sig: &mut [u8]) {
     let (k, l) = (P::K, P::L);
-    let eta_bytes = 32 * P::ETA_BITS as usize;
-    let eta = P::ETA as i32;
-    let rho: &[u8; 32] = sk[..32].try_into().unwrap_or(&[0; 32]);
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&sk[..32]);
+    // CT: ρ is the public matrix seed (part of the public key).
+    ctgrind::declassify(&mut rho);
     let key = &sk[32..64];
     let tr = &sk[64..128];
 
-    let mut s1 = [[0i32; N]; MAX_L];
-    let mut s2 = [[0i32; N]; MAX_K];
-    let mut t0 = [[0i32; N]; MAX_K];
-    for (r, p) in s1[..l].iter_mut().chain(s2[..k].iter_mut()).enumerate() {
-        let off = 128 + eta_bytes * r;
-        unpack_signed(&sk[off..off + eta_bytes], eta, P::ETA_BITS, p);
-        ntt(p);
+    let mut x = Expanded::<P> {
+        a: P::Mat::zero(),
+        s1: P::VecL::zero(),
+        s2: P::VecK::zero(),
+        t0: P::VecK::zero(),
+    };
+    let (a, s1, s2, t0) = (x.a.as_mut(), x.s1.as_mut(), x.s2.as_mut(), x.t0.as_mut());
+    B::expand_a(&rho, l, 0, 0, a);
+    let eb = SkLayout::eta_bytes::<P>();
+    for (r, p) in s1.iter_mut().chain(s2.iter_mut()).enumerate() {
+        let off = SkLayout::s::<P>(r);
+        unpack_signed(&sk[off..off + eb], P::ETA as i32, P::ETA_BITS, p);
+        B::ntt(p);
     }
-    let t0_off = 128 + eta_bytes * (k + l);
-    for (i, p) in t0[..k].iter_mut().enumerate() {
-        unpack_signed(
-            &sk[t0_off + 416 * i..t0_off + 416 * (i + 1)],
-            1 << 12,
-            13,
-            p,
-        );
-        ntt(p);
+    for (i, p) in t0.iter_mut().enumerate() {
+        let off = SkLayout::t0::<P>(i);
+        unpack_signed(&sk[off..off + 416], 1 << 12, 13, p);
+        B::ntt(p);
     }
 
     let mut mu = [0u8; 64];
@@ -110,126 +97,142 @@ pub fn sign<P: ParameterSet>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32], sig: &
     let zbytes = 32 * zbits as usize;
     let w1_bytes = 32 * P::W1_BITS as usize;
     let mut kappa: u16 = 0;
-    let mut y = [[0i32; N]; MAX_L];
-    let mut w = [[0i32; N]; MAX_K];
-    let mut a = [0i32; N];
-    let mut prod = [0i32; N];
-    let mut tmp = [0i32; N];
-    let mut ybuf = [0u8; 640];
-    let mut w1_enc = [0u8; 8 * 192];
+    let mut y = P::VecL::zero();
+    let mut y_hat = P::VecL::zero();
+    let mut w = P::VecK::zero();
+    let (y, y_hat, w) = (y.as_mut(), y_hat.as_mut(), w.as_mut());
+    let mut t1 = [0i32; N];
+    let mut t2 = [0i32; N];
+    let mut c_hat = [0i32; N];
+    let mut hints = [[0u64; 4]; MAX_K];
+    let mut w1_enc = [0u8; 192];
     loop {
-        // y = ExpandMask(ρ'', κ); ŷ kept in place of y after the copy.
-        let mut y_hat = [[0i32; N]; MAX_L];
-        for (r, (p, ph)) in y[..l].iter_mut().zip(&mut y_hat[..l]).enumerate() {
-            let mut hh = Shake256::new();
-            hh.absorb(&rho2);
-            hh.absorb(&(kappa + r as u16).to_le_bytes());
-            hh.squeeze(&mut ybuf[..zbytes]);
-            unpack_signed(&ybuf[..zbytes], P::GAMMA1, zbits, p);
-            *ph = *p;
-            ntt(ph);
+        // y = ExpandMask(ρ'', κ); ŷ = NTT(y).
+        B::expand_mask(&rho2, kappa, P::GAMMA1_BITS, y);
+        kappa = kappa.wrapping_add(l as u16);
+        for (yh, y) in y_hat.iter_mut().zip(y.iter()) {
+            *yh = *y;
+            B::ntt(yh);
         }
-        kappa += l as u16;
-        // w = NTT^-1(Â ∘ ŷ) in [0, q); w1 = HighBits(w).
+        // w = NTT^-1(Â ∘ ŷ) in [0, q); c̃ = H(μ || w1Encode(w1), λ/4).
+        let mut hc = Shake256::new();
+        hc.absorb(&mu);
         for i in 0..k {
-            let acc = &mut w[i];
-            acc.fill(0);
-            for j in 0..l {
-                rej_ntt_poly(rho, j as u8, i as u8, &mut a);
-                pointwise_montgomery(&mut prod, &a, &y_hat[j]);
-                for (x, v) in acc.iter_mut().zip(&prod) {
-                    *x += *v;
-                }
-            }
-            for x in acc.iter_mut() {
-                *x = reduce32(*x);
-            }
-            invntt_tomont(acc);
-            let mut w1 = [0u32; N];
-            for (x, o) in acc.iter_mut().zip(&mut w1) {
-                *x = caddq(*x);
-                *o = decompose_p::<P>(*x).0 as u32;
-            }
-            pack(
-                &w1,
-                P::W1_BITS,
-                &mut w1_enc[w1_bytes * i..w1_bytes * (i + 1)],
-            );
+            let wi = &mut w[i];
+            wi.fill(0);
+            B::pointwise_acc(wi, &a[i * l..(i + 1) * l], y_hat);
+            B::reduce32(wi);
+            B::invntt_tomont(wi);
+            B::reduce32(wi);
+            B::caddq(wi);
+            decompose_p::<P, B>(wi, &mut t1, &mut t2);
+            let v: [u32; N] = core::array::from_fn(|c| t1[c] as u32);
+            pack(&v, P::W1_BITS, &mut w1_enc[..w1_bytes]);
+            hc.absorb(&w1_enc[..w1_bytes]);
         }
-        wipe(y_hat.as_flattened_mut());
-        // c̃ = H(μ || w1Encode(w1), λ/4); ĉ = NTT(SampleInBall(c̃)).
         let (ctilde, rest) = sig.split_at_mut(P::CTILDE);
-        let mut hh = Shake256::new();
-        hh.absorb(&mu);
-        hh.absorb(&w1_enc[..w1_bytes * k]);
-        hh.squeeze(ctilde);
-        let mut c_hat = [0i32; N];
-        sample_in_ball(ctilde, P::TAU, &mut c_hat);
-        ntt(&mut c_hat);
+        hc.squeeze(ctilde);
+        sample_in_ball_ct(ctilde, P::TAU, &mut c_hat);
+        B::ntt(&mut c_hat);
 
         // z = y + c s1; reject if ‖z‖∞ ≥ γ1 - β.
         let mut reject = false;
         for j in 0..l {
-            c_times(&c_hat, &s1[j], &mut tmp);
-            for (z, t) in y[j].iter_mut().zip(&tmp) {
-                *z = reduce32(*z + *t);
+            c_times::<B>(&c_hat, &s1[j], &mut t1);
+            for (z, t) in y[j].iter_mut().zip(&t1) {
+                *z += *t;
             }
-            reject |= exceeds(&y[j], P::GAMMA1 - P::BETA);
+            B::reduce32(&mut y[j]);
+            reject |= B::exceeds(&y[j], P::GAMMA1 - P::BETA);
         }
-        // r0 = LowBits(w - c s2); reject if ‖r0‖∞ ≥ γ2 - β. Then
-        // ct0, ‖ct0‖∞ ≥ γ2, and the hint h = MakeHint(-ct0, w - cs2 + ct0).
-        let (_, henc) = rest.split_at_mut(l * zbytes);
-        henc.fill(0);
-        let mut ones = 0usize;
+        // r0 = LowBits(w - c s2): ‖r0‖∞ ≥ γ2 - β rejects; ct0: ‖ct0‖∞ ≥ γ2
+        // rejects; h = MakeHint(-ct0, w - cs2 + ct0), more than ω ones
+        // rejects.
+        let mut ones = 0u32;
         for i in 0..k {
-            c_times(&c_hat, &s2[i], &mut tmp);
-            let mut r0 = [0i32; N];
-            for c in 0..N {
-                let v = caddq(reduce32(w[i][c] - tmp[c]));
-                w[i][c] = v;
-                r0[c] = decompose_p::<P>(v).1;
+            c_times::<B>(&c_hat, &s2[i], &mut t1);
+            let wi = &mut w[i];
+            for (w, t) in wi.iter_mut().zip(&t1) {
+                *w -= *t;
             }
-            reject |= exceeds(&r0, P::GAMMA2 - P::BETA);
-            c_times(&c_hat, &t0[i], &mut tmp);
-            reject |= exceeds(&tmp, P::GAMMA2);
-            for c in 0..N {
-                let r = caddq(reduce32(w[i][c] + tmp[c]));
-                let hint = make_hint_p::<P>(-tmp[c], r);
-                // Public once the signature is accepted; a rejected
-                // attempt's hints are discarded.
-                if hint == 1 {
-                    if ones < P::OMEGA {
-                        henc[ones] = c as u8;
-                    }
-                    ones += 1;
-                }
+            B::reduce32(wi);
+            B::caddq(wi);
+            decompose_p::<P, B>(wi, &mut t1, &mut t2);
+            reject |= B::exceeds(&t2, P::GAMMA2 - P::BETA);
+            c_times::<B>(&c_hat, &t0[i], &mut t1);
+            reject |= B::exceeds(&t1, P::GAMMA2);
+            for (w, t) in wi.iter_mut().zip(&mut t1) {
+                *w += *t;
+                *t = -*t;
             }
-            if ones <= P::OMEGA {
-                henc[P::OMEGA + i] = ones as u8;
+            B::reduce32(wi);
+            B::caddq(wi);
+            let n = if P::GAMMA2 == GAMMA2_88 {
+                B::make_hint::<GAMMA2_88>(&t1, wi, &mut t2)
+            } else {
+                B::make_hint::<GAMMA2_32>(&t1, wi, &mut t2)
+            };
+            ones += n;
+            let bits = &mut hints[i];
+            *bits = [0; 4];
+            for (c, &b) in t2.iter().enumerate() {
+                bits[c / 64] |= (b as u64) << (c % 64);
             }
         }
-        reject |= ones > P::OMEGA;
-        // CT: the rejection decision of this attempt (declassified in the
-        // harness once the crate joins it).
-        if !reject {
+        reject |= ones > P::OMEGA as u32;
+        // CT: the accept/reject decision of this attempt, over all four
+        // checks (FIPS 204 rejection sampling: its outcome is public).
+        if !ctgrind::declassify_val(reject) {
+            // The accepted attempt: c̃, z and h are the signature (public).
+            ctgrind::declassify_u64(hints.as_flattened_mut());
+            let (zenc, henc) = rest.split_at_mut(l * zbytes);
+            for j in 0..l {
+                pack_signed(
+                    &y[j],
+                    P::GAMMA1,
+                    zbits,
+                    &mut zenc[zbytes * j..zbytes * (j + 1)],
+                );
+            }
+            henc.fill(0);
+            let mut idx = 0;
+            for (i, bits) in hints[..k].iter().enumerate() {
+                for c in 0..N {
+                    if (bits[c / 64] >> (c % 64)) & 1 == 1 {
+                        henc[idx] = c as u8;
+                        idx += 1;
+                    }
+                }
+                henc[P::OMEGA + i] = idx as u8;
+            }
+            ctgrind::declassify(sig);
             break;
         }
     }
-    let (_, rest) = sig.split_at_mut(P::CTILDE);
-    for j in 0..l {
-        pack_signed(
-            &y[j],
-            P::GAMMA1,
-            zbits,
-            &mut rest[zbytes * j..zbytes * (j + 1)],
-        );
-    }
     wipe(y.as_flattened_mut());
+    wipe(y_hat.as_flattened_mut());
     wipe(w.as_flattened_mut());
     wipe(s1.as_flattened_mut());
     wipe(s2.as_flattened_mut());
     wipe(t0.as_flattened_mut());
     wipe(&mut rho2);
-    wipe(&mut tmp);
-    wipe(&mut prod);
+    wipe(&mut t1);
+    wipe(&mut t2);
+    wipe(&mut c_hat);
+}
+
+/// Sign_internal as an [`Operation`].
+pub(crate) struct Sign<'a, P> {
+    pub sk: &'a [u8],
+    pub msg: Message<'a>,
+    pub rnd: &'a [u8; 32],
+    pub sig: &'a mut [u8],
+    pub _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Operation for Sign<'_, P> {
+    type Output = ();
+    fn run<B: Backend>(self) {
+        sign::<P, B>(self.sk, self.msg, self.rnd, self.sig);
+    }
 }

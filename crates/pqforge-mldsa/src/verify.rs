@@ -1,69 +1,75 @@
-//! ML-DSA.Verify_internal (FIPS 204 Algorithm 8), portable and strict:
-//! exact lengths, the hint encoding accepted only in its one valid form
-//! (Algorithm 21), ‖z‖∞ < γ1 - β, c̃ recomputed over all its bytes.
+//! ML-DSA.Verify_internal (FIPS 204 Algorithm 8), strict: exact lengths,
+//! the hint encoding accepted only in its one valid form (Algorithm 21),
+//! ‖z‖∞ < γ1 - β, c̃ recomputed and compared over all its bytes. Â is
+//! streamed a batch of entries at a time and the hints are decoded row by
+//! row from the signature, so the stack holds ẑ and a few polynomials.
 //! Everything here is public, so it may branch.
+
+use core::marker::PhantomData;
 
 use pqforge_core::keccak::Shake256;
 
-use crate::arith::{caddq, invntt_tomont, ntt, pointwise_montgomery, reduce32};
+use crate::backend::{BATCH, Backend, Operation, Poly};
 use crate::pack::{pack, unpack, unpack_signed};
-use crate::params::{D, GAMMA2_32, GAMMA2_88, N, ParameterSet};
-use crate::rounding::use_hint;
-use crate::sample::{rej_ntt_poly, sample_in_ball};
-
-const MAX_K: usize = 8;
-const MAX_L: usize = 7;
+use crate::params::{D, GAMMA2_32, GAMMA2_88, N, ParameterSet, PolyVec};
+use crate::sample::sample_in_ball;
 
 /// What the signature is over: M' (μ is computed from tr and M') or μ
 /// itself (external μ).
 #[derive(Clone, Copy, Debug)]
 pub enum Message<'a> {
-    /// The formatted message M'.
+    /// The formatted message M' (for the internal interface, the message
+    /// itself). Only the `hazmat` interface passes it.
+    #[cfg_attr(not(feature = "hazmat"), allow(dead_code))]
     Prime(&'a [u8]),
     /// μ = H(tr || M', 64), computed by the caller.
     Mu(&'a [u8; 64]),
 }
 
-/// HintBitUnpack (Algorithm 21): `None` unless `y` is the one valid
-/// encoding (counters non-decreasing and ≤ ω, the last one included;
-/// indices strictly increasing within a row; unused slots zero).
+/// Whether the hint part `y` (ω + k bytes) is the one valid encoding of
+/// HintBitUnpack (Algorithm 21): counters non-decreasing and ≤ ω (the last
+/// one included), indices strictly increasing within a row, unused slots
+/// zero.
 #[must_use]
-pub fn hint_unpack<P: ParameterSet>(y: &[u8], h: &mut [[bool; N]; MAX_K]) -> Option<()> {
+pub fn hint_is_canonical<P: ParameterSet>(y: &[u8]) -> bool {
     let omega = P::OMEGA;
+    if y.len() != omega + P::K {
+        return false;
+    }
     let mut idx = 0usize;
-    for (i, row) in h[..P::K].iter_mut().enumerate() {
-        row.fill(false);
+    for i in 0..P::K {
         let end = usize::from(y[omega + i]);
         if end < idx || end > omega {
-            return None;
+            return false;
         }
-        let first = idx;
-        while idx < end {
-            if idx > first && y[idx - 1] >= y[idx] {
-                return None;
+        for t in idx + 1..end {
+            if y[t - 1] >= y[t] {
+                return false;
             }
-            row[usize::from(y[idx])] = true;
-            idx += 1;
         }
+        idx = end;
     }
-    if y[idx..omega].iter().any(|&b| b != 0) {
-        return None;
-    }
-    Some(())
+    y[idx..omega].iter().all(|&b| b == 0)
 }
 
-fn use_hint_p<P: ParameterSet>(h: bool, r: i32) -> i32 {
-    if P::GAMMA2 == GAMMA2_88 {
-        use_hint::<GAMMA2_88>(u32::from(h), r)
+/// Row `i` of the hint vector of a canonical encoding `y`, as 0/1
+/// coefficients.
+fn hint_row<P: ParameterSet>(y: &[u8], i: usize, h: &mut Poly) {
+    let start = if i == 0 {
+        0
     } else {
-        use_hint::<GAMMA2_32>(u32::from(h), r)
+        usize::from(y[P::OMEGA + i - 1])
+    };
+    let end = usize::from(y[P::OMEGA + i]);
+    h.fill(0);
+    for &pos in &y[start..end] {
+        h[usize::from(pos)] = 1;
     }
 }
 
 /// Verify_internal: `true` iff `sig` is a valid signature of `msg` under
 /// `pk`. Wrong lengths are rejected, never padded.
-#[must_use]
-pub fn verify<P: ParameterSet>(pk: &[u8], msg: Message<'_>, sig: &[u8]) -> bool {
+fn verify<P: ParameterSet, B: Backend>(pk: &[u8], msg: Message<'_>, sig: &[u8]) -> bool {
     if pk.len() != P::PK_BYTES || sig.len() != P::SIG_BYTES {
         return false;
     }
@@ -72,19 +78,18 @@ pub fn verify<P: ParameterSet>(pk: &[u8], msg: Message<'_>, sig: &[u8]) -> bool 
     let zbits = P::GAMMA1_BITS + 1;
     let zbytes = 32 * zbits as usize;
     let (zenc, henc) = rest.split_at(l * zbytes);
-
-    let mut h = [[false; N]; MAX_K];
-    if hint_unpack::<P>(henc, &mut h).is_none() {
+    if !hint_is_canonical::<P>(henc) {
         return false;
     }
     let bound = P::GAMMA1 - P::BETA;
-    let mut z_hat = [[0i32; N]; MAX_L];
-    for (j, z) in z_hat[..l].iter_mut().enumerate() {
+    let mut z_hat = P::VecL::zero();
+    let z_hat = z_hat.as_mut();
+    for (j, z) in z_hat.iter_mut().enumerate() {
         unpack_signed(&zenc[zbytes * j..zbytes * (j + 1)], P::GAMMA1, zbits, z);
-        if z.iter().any(|c| c.abs() >= bound) {
+        if B::exceeds(z, bound) {
             return false;
         }
-        ntt(z);
+        B::ntt(z);
     }
 
     // μ = H(tr || M', 64), tr = H(pk, 64).
@@ -105,53 +110,71 @@ pub fn verify<P: ParameterSet>(pk: &[u8], msg: Message<'_>, sig: &[u8]) -> bool 
 
     let mut c = [0i32; N];
     sample_in_ball(ctilde, P::TAU, &mut c);
-    ntt(&mut c);
-    let Some((rho, _)) = pk.split_first_chunk::<32>() else {
-        return false;
-    };
+    B::ntt(&mut c);
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&pk[..32]);
     let w1_bytes = 32 * P::W1_BITS as usize;
-    let mut w1_enc = [0u8; 8 * 192];
-    let mut a = [0i32; N];
-    let mut prod = [0i32; N];
+    let mut w1_enc = [0u8; 192];
+    let mut hc = Shake256::new();
+    hc.absorb(&mu);
+    let mut a = [[0i32; N]; BATCH];
+    let mut acc = [0i32; N];
+    let mut t = [0i32; N];
     for i in 0..k {
         // w'_i = NTT^-1(Σ_j Â[i][j] ∘ ẑ_j - ĉ ∘ NTT(t1_i · 2^d)).
-        let mut acc = [0i32; N];
-        for j in 0..l {
-            rej_ntt_poly(rho, j as u8, i as u8, &mut a);
-            pointwise_montgomery(&mut prod, &a, &z_hat[j]);
-            for (x, y) in acc.iter_mut().zip(&prod) {
-                *x += *y;
-            }
+        acc.fill(0);
+        let mut j = 0;
+        while j < l {
+            let n = BATCH.min(l - j);
+            B::expand_a(&rho, l, i, j, &mut a[..n]);
+            B::pointwise_acc(&mut acc, &a[..n], &z_hat[j..j + n]);
+            j += n;
         }
         let mut t1 = [0u32; N];
         unpack(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, &mut t1);
-        let mut t = [0i32; N];
         for (t, &v) in t.iter_mut().zip(&t1) {
             *t = (v as i32) << D;
         }
-        ntt(&mut t);
-        for x in &mut t {
-            *x = reduce32(*x);
+        B::ntt(&mut t);
+        B::reduce32(&mut t);
+        let tt = t;
+        B::pointwise(&mut t, &c, &tt);
+        for (x, y) in acc.iter_mut().zip(&t) {
+            *x -= *y;
         }
-        pointwise_montgomery(&mut prod, &c, &t);
-        for (x, y) in acc.iter_mut().zip(&prod) {
-            *x = reduce32(*x - *y);
+        // Reduced before the inverse NTT (its butterflies add without
+        // reducing: a missed reduction here overflows, eprint 2026/1032).
+        B::reduce32(&mut acc);
+        B::invntt_tomont(&mut acc);
+        B::reduce32(&mut acc);
+        B::caddq(&mut acc);
+        hint_row::<P>(henc, i, &mut t);
+        let tt = t;
+        if P::GAMMA2 == GAMMA2_88 {
+            B::use_hint::<GAMMA2_88>(&acc, &tt, &mut t);
+        } else {
+            B::use_hint::<GAMMA2_32>(&acc, &tt, &mut t);
         }
-        invntt_tomont(&mut acc);
-        let mut w1 = [0u32; N];
-        for (w, (&r, &hint)) in w1.iter_mut().zip(acc.iter().zip(&h[i])) {
-            *w = use_hint_p::<P>(hint, caddq(r)) as u32;
-        }
-        pack(
-            &w1,
-            P::W1_BITS,
-            &mut w1_enc[w1_bytes * i..w1_bytes * (i + 1)],
-        );
+        let v: [u32; N] = core::array::from_fn(|c| t[c] as u32);
+        pack(&v, P::W1_BITS, &mut w1_enc[..w1_bytes]);
+        hc.absorb(&w1_enc[..w1_bytes]);
     }
     let mut c2 = [0u8; 64];
-    let mut hh = Shake256::new();
-    hh.absorb(&mu);
-    hh.absorb(&w1_enc[..w1_bytes * k]);
-    hh.squeeze(&mut c2[..P::CTILDE]);
+    hc.squeeze(&mut c2[..P::CTILDE]);
     c2[..P::CTILDE] == *ctilde
+}
+
+/// Verify_internal as an [`Operation`].
+pub(crate) struct Verify<'a, P> {
+    pub pk: &'a [u8],
+    pub msg: Message<'a>,
+    pub sig: &'a [u8],
+    pub _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Operation for Verify<'_, P> {
+    type Output = bool;
+    fn run<B: Backend>(self) -> bool {
+        verify::<P, B>(self.pk, self.msg, self.sig)
+    }
 }

@@ -1,0 +1,215 @@
+//! Backends: the polynomial kernels Sign/Verify/KeyGen are generic over,
+//! and THE dispatch: one CPU check per public call.
+//!
+//! * [`Portable`] (`portable.rs`): plain Rust, every target (the Cortex-M4
+//!   included). The reference: the kernels of `arith`, `rounding` and
+//!   `sample`.
+//! * `Avx2` (`avx2/`, x86_64): NTT, inverse NTT, pointwise products,
+//!   Power2Round, Decompose, MakeHint, UseHint and the norm check on
+//!   8 × 32-bit lanes; ExpandA, ExpandS and ExpandMask four polynomials at
+//!   a time with the four-lane Keccak.
+//!
+//! Every kernel has one contract (coefficient order, output ranges) in every
+//! backend; the differential tests check the backends against each other.
+
+mod portable;
+
+pub(crate) use portable::Portable;
+
+use crate::params::N;
+
+/// A polynomial: 256 coefficients (normal or NTT domain, FIPS 204
+/// bit-reversed order).
+pub(crate) type Poly = [i32; N];
+
+/// How many ExpandA entries a streamed matrix-vector product samples at
+/// once (keygen, verify): four on x86_64 (the four-lane Keccak), one
+/// elsewhere (a Cortex-M4 holds one entry).
+pub(crate) const BATCH: usize = if cfg!(target_arch = "x86_64") { 4 } else { 1 };
+
+/// The kernels of one instruction set. The defaults are the portable ones.
+pub(crate) trait Backend {
+    /// `portable` or `avx2`.
+    const NAME: &'static str;
+
+    /// Forward NTT; in: |a_i| < q (or small); out: |â_i| < 9q.
+    fn ntt(a: &mut Poly) {
+        crate::arith::ntt(a);
+    }
+    /// Inverse NTT times 2^32; in: |â_i| < q; out: |a_i| < q.
+    fn invntt_tomont(a: &mut Poly) {
+        crate::arith::invntt_tomont(a);
+    }
+    /// `c += Σ a_i ∘ b_i · 2^-32` (each term in (-q, q)); |a|, |b| < 9q.
+    fn pointwise_acc(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        for (a, b) in a.iter().zip(b) {
+            for ((c, &x), &y) in c.iter_mut().zip(a).zip(b) {
+                *c += crate::arith::montgomery_reduce(i64::from(x) * i64::from(y));
+            }
+        }
+    }
+    /// `c = a ∘ b · 2^-32`, in (-q, q).
+    fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
+        crate::arith::pointwise_montgomery(c, a, b);
+    }
+    /// reduce32 on every coefficient.
+    fn reduce32(a: &mut Poly) {
+        for x in a.iter_mut() {
+            *x = crate::arith::reduce32(*x);
+        }
+    }
+    /// caddq on every coefficient: (-q, q) to [0, q).
+    fn caddq(a: &mut Poly) {
+        for x in a.iter_mut() {
+            *x = crate::arith::caddq(*x);
+        }
+    }
+    /// Power2Round of every coefficient (in [0, q)).
+    fn power2round(a: &Poly, a1: &mut Poly, a0: &mut Poly) {
+        for i in 0..N {
+            (a1[i], a0[i]) = crate::rounding::power2round(a[i]);
+        }
+    }
+    /// Decompose of every coefficient (in [0, q)).
+    fn decompose<const G2: i32>(a: &Poly, a1: &mut Poly, a0: &mut Poly) {
+        for i in 0..N {
+            (a1[i], a0[i]) = crate::rounding::decompose::<G2>(a[i]);
+        }
+    }
+    /// MakeHint of every coefficient (z in (-q, q), r in [0, q)); returns
+    /// the number of ones.
+    fn make_hint<const G2: i32>(z: &Poly, r: &Poly, h: &mut Poly) -> u32 {
+        let mut n = 0;
+        for i in 0..N {
+            let b = crate::rounding::make_hint::<G2>(z[i], r[i]);
+            h[i] = b as i32;
+            n += b;
+        }
+        n
+    }
+    /// UseHint of every coefficient (a in [0, q), h in {0, 1}).
+    fn use_hint<const G2: i32>(a: &Poly, h: &Poly, out: &mut Poly) {
+        for i in 0..N {
+            out[i] = crate::rounding::use_hint::<G2>(h[i] as u32, a[i]);
+        }
+    }
+    /// Whether some |a_i| ≥ `bound` (|a_i| < 2^31 - 1; no early exit, no
+    /// branch on a coefficient).
+    fn exceeds(a: &Poly, bound: i32) -> bool {
+        let mut acc = 0i32;
+        for &x in a {
+            let m = x >> 31;
+            acc |= (bound - 1 - ((x ^ m) - m)) >> 31;
+        }
+        acc != 0
+    }
+    /// ExpandA entries in row-major order from (`row`, `col`), `l` per row:
+    /// `out[0]` = Â[row][col], ... (RejNTTPoly of each).
+    fn expand_a(rho: &[u8; 32], l: usize, row: usize, col: usize, out: &mut [Poly]) {
+        let (mut r, mut s) = (row, col);
+        for p in out {
+            crate::sample::rej_ntt_poly(rho, s as u8, r as u8, p);
+            s += 1;
+            if s == l {
+                s = 0;
+                r += 1;
+            }
+        }
+    }
+    /// ExpandS polynomials with nonces `nonce`, `nonce + 1`, ...
+    fn expand_s(rho_p: &[u8; 64], nonce: u16, eta: u32, out: &mut [Poly]) {
+        for (i, p) in out.iter_mut().enumerate() {
+            crate::sample::rej_bounded_poly(rho_p, nonce + i as u16, eta, p);
+        }
+    }
+    /// ExpandMask polynomials with nonces `kappa`, `kappa + 1`, ...
+    fn expand_mask(rho2: &[u8; 64], kappa: u16, gamma1_bits: u32, out: &mut [Poly]) {
+        for (i, p) in out.iter_mut().enumerate() {
+            crate::sample::expand_mask_poly(rho2, kappa + i as u16, gamma1_bits, p);
+        }
+    }
+}
+
+/// One public operation, written once, generic over the backend it runs on.
+pub(crate) trait Operation {
+    /// What the operation returns.
+    type Output;
+
+    /// Runs the operation on backend `B`.
+    fn run<B: Backend>(self) -> Self::Output;
+}
+
+/// Runs `op` on the fastest backend this CPU supports: the one CPU check
+/// of a public call.
+pub(crate) fn run<O: Operation>(op: O) -> O::Output {
+    if pqforge_core::cpu::X86_SIMD {
+        run_portable(op)
+    } else {
+        op.run::<Portable>()
+    }
+}
+
+/// `op` on the portable backend, out of line (see [`run`]).
+#[inline(never)]
+fn run_portable<O: Operation>(op: O) -> O::Output {
+    op.run::<Portable>()
+}
+
+/// A backend, by name (differential tests and benchmarks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Which {
+    /// The portable reference.
+    Portable,
+    /// x86_64 AVX2.
+    Avx2,
+}
+
+impl Which {
+    /// Every backend this crate knows.
+    pub const ALL: [Which; 2] = [Which::Portable, Which::Avx2];
+
+    /// `portable` or `avx2`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Which::Portable => "portable",
+            Which::Avx2 => "avx2",
+        }
+    }
+
+    /// Whether the backend is compiled in and this CPU supports it.
+    #[must_use]
+    pub fn is_available(self) -> bool {
+        run_on(self, Name).is_some()
+    }
+
+    /// The backend the dispatch picks on this CPU.
+    #[must_use]
+    pub fn selected() -> Which {
+        let name = run(Name);
+        Which::ALL
+            .into_iter()
+            .find(|w| w.name() == name)
+            .unwrap_or(Which::Portable)
+    }
+}
+
+/// The name of the backend an operation runs on.
+struct Name;
+
+impl Operation for Name {
+    type Output = &'static str;
+
+    fn run<B: Backend>(self) -> &'static str {
+        B::NAME
+    }
+}
+
+/// Runs `op` on backend `which`, if it is compiled in and this CPU supports
+/// it (differential tests and benchmarks).
+pub(crate) fn run_on<O: Operation>(which: Which, op: O) -> Option<O::Output> {
+    match which {
+        Which::Portable => Some(op.run::<Portable>()),
+        Which::Avx2 => None,
+    }
+}
