@@ -63,6 +63,9 @@ macro_rules! mldsa_set {
                 .with_seeds(32, 0)
                 .with_sign_caps(CAPS);
 
+            /// ρ (bytes 0..32) and tr = H(pk) (64..128) are public.
+            const SK_PUBLIC: &'static [core::ops::Range<usize>] = &[0..32, 64..128];
+
             type VkBytes = [u8; $pk];
             type SkBytes = [u8; $sk];
             type SigBytes = [u8; $sig];

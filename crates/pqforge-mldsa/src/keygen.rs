@@ -141,6 +141,8 @@ fn decode_s<P: ParameterSet, B: Backend>(sk: &[u8], s1_hat: &mut [Poly], s2: &mu
 fn public_from_sk<P: ParameterSet, B: Backend>(sk: &[u8], pk: &mut [u8]) {
     let mut rho = [0u8; 32];
     rho.copy_from_slice(&sk[..32]);
+    // CT: ρ is the public matrix seed (part of the public key).
+    pqforge_core::ctgrind::declassify(&mut rho);
     let mut s1_hat = P::VecL::zero();
     let mut s2 = P::VecK::zero();
     let (s1_hat, s2) = (s1_hat.as_mut(), s2.as_mut());
@@ -176,12 +178,14 @@ fn s_in_range<P: ParameterSet>(sk: &[u8]) -> bool {
 /// those of the key's own (ρ, s1, s2), i.e. t0 = Power2Round(A s1 + s2).0
 /// and tr = H(ρ || t1). On success, `pk` holds the public key.
 fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8], pk: &mut [u8]) -> bool {
-    if !s_in_range::<P>(sk) {
-        // CT: rejecting a malformed key reveals only that it is malformed.
+    // CT: rejecting a malformed key reveals only that it is malformed.
+    if !pqforge_core::ctgrind::declassify_val(s_in_range::<P>(sk)) {
         return false;
     }
     let mut rho = [0u8; 32];
     rho.copy_from_slice(&sk[..32]);
+    // CT: ρ is the public matrix seed (part of the public key).
+    pqforge_core::ctgrind::declassify(&mut rho);
     let mut s1_hat = P::VecL::zero();
     let mut s2 = P::VecK::zero();
     let (s1_hat, s2) = (s1_hat.as_mut(), s2.as_mut());
