@@ -727,7 +727,7 @@ mod tests {
     /// Against RustCrypto's `sha2`: lengths 0..1000 (all of 0..300 and
     /// random ones up to 1000, so every padding case of both block sizes
     /// is met), each fed in random pieces, for all six functions; the
-    /// one-shot helpers too.
+    /// one-shot helpers and [`crate::HashAlg::digest`] too.
     #[test]
     fn differential_vs_rustcrypto() {
         use ::sha2::Digest;
@@ -752,9 +752,13 @@ mod tests {
                 ours!(Sha512_224, &mut rng, &msg),
                 ours!(Sha512_256, &mut rng, &msg),
             ];
-            for ((g, w), (name, f)) in got.iter().zip(&want).zip(ALL) {
+            for (((g, w), (name, f)), i) in got.iter().zip(&want).zip(ALL).zip(0..) {
                 assert_eq!(g, w, "{name}, {len} bytes, streamed");
                 assert_eq!(&f(&msg), w, "{name}, {len} bytes, one-shot");
+                let h = crate::HashAlg::SHA2[i];
+                let mut out = [0u8; 64];
+                let n = h.digest(&msg, &mut out).expect("digest");
+                assert_eq!(&out[..n], &w[..], "HashAlg::{h:?}, {len} bytes");
             }
         }
     }
