@@ -15,6 +15,9 @@
 //! * [`ct`], [`ctgrind`]: constant-time helpers and valgrind markers.
 //! * [`keccak`], [`keccak_x4`]: Keccak-f\[1600\] (64-bit, bit-interleaved
 //!   32-bit, four-way AVX2) and the FIPS 202 sponges.
+//! * [`sha2`]: SHA-224/256/384/512 and SHA-512/224, SHA-512/256 (FIPS
+//!   180-4), streaming and one-shot, with the raw compression functions
+//!   for midstates.
 //! * [`kat`]: the NIST AES-256-CTR DRBG of PQCgenKAT and the HQC SHAKE256 KAT
 //!   generator; with `alloc`, the `.req`/`.rsp` parser and writer.
 //!
@@ -57,6 +60,7 @@ mod prepared;
 pub mod rng;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
+pub mod sha2;
 pub mod sig;
 pub mod sponge;
 #[cfg(feature = "test-util")]

@@ -67,6 +67,25 @@ fn shake<const N: usize>(parts: &[&[u8]]) -> [u8; N] {
     out
 }
 
+/// PH(M) computed independently of the crate's pre-hash path: SHA-2 with
+/// RustCrypto's `sha2`, SHA-3 and SHAKE with core's sponges.
+fn ph_ref(h: HashAlg, msg: &[u8]) -> Vec<u8> {
+    use sha2::Digest;
+    match h {
+        HashAlg::Sha2_224 => sha2::Sha224::digest(msg).to_vec(),
+        HashAlg::Sha2_256 => sha2::Sha256::digest(msg).to_vec(),
+        HashAlg::Sha2_384 => sha2::Sha384::digest(msg).to_vec(),
+        HashAlg::Sha2_512 => sha2::Sha512::digest(msg).to_vec(),
+        HashAlg::Sha2_512_224 => sha2::Sha512_224::digest(msg).to_vec(),
+        HashAlg::Sha2_512_256 => sha2::Sha512_256::digest(msg).to_vec(),
+        _ => {
+            let mut d = vec![0u8; h.output_bytes()];
+            h.digest(msg, &mut d).expect("SHA-3 / SHAKE");
+            d
+        }
+    }
+}
+
 /// mu of the draft, computed here independently of the crate: pure
 /// (`prehash = None`) or pre-hashed (`Some((hash, digest))`).
 fn mu_ref(vk: &[u8], ctx: &[u8], prehash: Option<(HashAlg, &[u8])>, msg: &[u8]) -> [u8; 64] {
@@ -236,18 +255,20 @@ fn prehash_digest_external_mu() {
     let mut rng = KatSource::new(KatRng::NistDrbg, &[9u8; 48]);
     let (vk, sk) = FnDsa1024::keygen(&mut rng);
     let ctx = b"domain";
-    // Pre-hash with every Keccak function: the scheme hashes; a caller's
-    // digest (Digest mode) and the mu computed here verify the same
-    // signature; the pure form does not.
-    for &h in HashAlg::KECCAK {
+    // Pre-hash with every function (SHA-2, SHA-3, SHAKE): the scheme
+    // hashes; a caller's digest (Digest mode, computed independently) and
+    // the mu computed here verify the same signature; the pure form does
+    // not.
+    assert_eq!(FnDsa1024::INFO.sign.prehash, &HashAlg::ALL[..]);
+    for h in HashAlg::ALL {
         let opts = SignOptions::new().with_context(ctx).with_prehash(h);
         let sig = FnDsa1024::sign_with(&sk, b"message", &opts, &mut rng).unwrap();
         FnDsa1024::verify_with(&vk, b"message", &opts, sig.as_bytes()).unwrap();
-        let mut d = [0u8; 64];
-        let n = h.digest(b"message", &mut d).unwrap();
+        let d = ph_ref(h, b"message");
+        assert_eq!(d.len(), h.output_bytes());
         let dig = SignOptions::new().with_context(ctx).with_digest(h);
-        FnDsa1024::verify_with(&vk, &d[..n], &dig, sig.as_bytes()).unwrap();
-        let mu = mu_ref(vk.as_ref(), ctx, Some((h, &d[..n])), &[]);
+        FnDsa1024::verify_with(&vk, &d, &dig, sig.as_bytes()).unwrap();
+        let mu = mu_ref(vk.as_ref(), ctx, Some((h, &d)), &[]);
         let mu_opts = SignOptions::new().with_external_mu();
         FnDsa1024::verify_with(&vk, &mu, &mu_opts, sig.as_bytes()).unwrap();
         let pure = SignOptions::new().with_context(ctx);
@@ -261,7 +282,7 @@ fn prehash_digest_external_mu() {
             Err(Error::Verification)
         );
     }
-    // SHA-2 digests computed by the caller (the scheme cannot hash them).
+    // Arbitrary digests passed by the caller, under every function.
     for h in HashAlg::ALL {
         let d = vec![0x5Au8; h.output_bytes()];
         let dig = SignOptions::new().with_digest(h);
@@ -285,15 +306,6 @@ fn prehash_digest_external_mu() {
             Err(Error::InvalidInput(_))
         ));
     }
-    assert!(matches!(
-        FnDsa1024::sign_with(
-            &sk,
-            b"m",
-            &SignOptions::new().with_prehash(HashAlg::Sha2_256),
-            &mut rng
-        ),
-        Err(Error::Unsupported { .. })
-    ));
     // External mu: 64 bytes, no context.
     let mu = mu_ref(vk.as_ref(), b"", None, b"message");
     let mu_opts = SignOptions::new().with_external_mu();
@@ -418,7 +430,7 @@ fn info_values() {
         assert_eq!(i.key_forms, KeyForms::EXPANDED);
         assert_eq!((i.keygen_seed_bytes, i.encaps_seed_bytes), (48, 0));
         assert_eq!(i.sign.max_context, 255);
-        assert_eq!(i.sign.prehash, HashAlg::KECCAK);
+        assert_eq!(i.sign.prehash, &HashAlg::ALL[..]);
         assert_eq!(i.sign.digest, &HashAlg::ALL[..]);
         assert!(i.sign.external_mu && i.sign.deterministic);
         assert_eq!(s.sk_public_ranges(), &[public][..]);

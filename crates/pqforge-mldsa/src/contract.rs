@@ -17,11 +17,12 @@ use crate::sign::Sign;
 use crate::verify::{Message, Verify};
 
 /// What every ML-DSA set accepts: contexts up to 255 bytes, HashML-DSA
-/// with the SHA-3/SHAKE pre-hashes computed here and every pre-hash as a
-/// caller's digest, external μ, deterministic signing.
+/// with every pre-hash of FIPS 204 (the SHA-2, SHA-3 and SHAKE functions of
+/// [`HashAlg::ALL`]) either computed here or passed as a caller's digest,
+/// external μ, deterministic signing.
 const CAPS: SignCaps = SignCaps {
     max_context: 255,
-    prehash: HashAlg::KECCAK,
+    prehash: &HashAlg::ALL,
     digest: &HashAlg::ALL,
     external_mu: true,
     deterministic: true,

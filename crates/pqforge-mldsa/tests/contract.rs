@@ -46,16 +46,40 @@ fn options_roundtrip<P: SignatureScheme>(seed: u64) {
     let a = P::sign_with(&sk, msg, &det, &mut rng).expect("sign");
     let b = P::sign_with(&sk, msg, &det, &mut rng).expect("sign");
     assert_eq!(a.as_bytes(), b.as_bytes());
-    // SHA-2 pre-hashing is not computed here yet: refused, not ignored.
-    assert!(matches!(
-        P::sign_with(
-            &sk,
-            msg,
-            &SignOptions::new().with_prehash(HashAlg::Sha2_256),
-            &mut rng
-        ),
-        Err(Error::Unsupported { .. })
-    ));
+    // HashML-DSA with every pre-hash function (SHA-2 included): the
+    // scheme hashes; the caller's digest verifies the same signature; the
+    // pure form and another pre-hash function do not.
+    assert_eq!(P::INFO.sign.prehash, &HashAlg::ALL[..]);
+    for h in HashAlg::ALL {
+        let ph = SignOptions::new().with_context(b"ctx").with_prehash(h);
+        let sig = P::sign_with(&sk, msg, &ph, &mut rng).expect("sign");
+        P::verify_with(&vk, msg, &ph, sig.as_bytes()).expect("verify");
+        let mut d = [0u8; 64];
+        let n = h.digest(msg, &mut d).expect("digest");
+        let dg = SignOptions::new().with_context(b"ctx").with_digest(h);
+        P::verify_with(&vk, &d[..n], &dg, sig.as_bytes()).expect("verify digest");
+        assert_eq!(
+            P::verify_with(
+                &vk,
+                msg,
+                &SignOptions::new().with_context(b"ctx"),
+                sig.as_bytes()
+            ),
+            Err(Error::Verification),
+            "{h:?}"
+        );
+        let other = if h == HashAlg::Sha2_256 {
+            HashAlg::Sha3_256
+        } else {
+            HashAlg::Sha2_256
+        };
+        let ph_other = SignOptions::new().with_context(b"ctx").with_prehash(other);
+        assert_eq!(
+            P::verify_with(&vk, msg, &ph_other, sig.as_bytes()),
+            Err(Error::Verification),
+            "{h:?}"
+        );
+    }
     // The dynamic API: wrong lengths are errors.
     let d: &dyn DynSig = SigAlg::<P>::DYN;
     let mut buf = vec![0u8; P::INFO.sig_bytes];

@@ -55,7 +55,7 @@ pub use pqforge_core::{
     AlgInfo, ByteArray, Ciphertext, CryptoRng, DecapsKey, DynKem, DynSig, EncapsKey, Error,
     HashAlg, KatRng, Kem, KeyForms, Kind, MessageMode, Rng, Scheme, SharedSecret, SignCaps,
     SignOptions, Signature, SignatureScheme, SigningKey, Status, VerifyingKey, cpu, ct, ctgrind,
-    kat, keccak, names,
+    kat, keccak, names, sha2,
 };
 #[cfg(feature = "std")]
 pub use pqforge_core::{

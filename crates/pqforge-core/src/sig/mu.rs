@@ -14,8 +14,7 @@ use crate::{Error, MessageMode, SignOptions};
 /// # Errors
 /// [`Error::InvalidInput`] for a context over 255 bytes, a digest of the
 /// wrong length, an external μ that is not 64 bytes or comes with a
-/// context; [`Error::Unsupported`] for a pre-hash this build cannot
-/// compute.
+/// context. (Every [`crate::HashAlg`] pre-hash is computed.)
 pub fn mu(pk_hash: &[u8; 64], opts: &SignOptions<'_>, msg: &[u8]) -> Result<[u8; 64], Error> {
     let ctx = opts.context();
     match opts.message() {

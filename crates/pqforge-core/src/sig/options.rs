@@ -57,7 +57,8 @@ impl HashAlg {
         HashAlg::Shake256,
     ];
 
-    /// The functions [`HashAlg::digest`] computes in this build (FIPS 202).
+    /// The FIPS 202 (Keccak) functions: SHA3-224/256/384/512, SHAKE128,
+    /// SHAKE256.
     pub const KECCAK: &'static [HashAlg] = &[
         HashAlg::Sha3_224,
         HashAlg::Sha3_256,
@@ -65,6 +66,17 @@ impl HashAlg {
         HashAlg::Sha3_512,
         HashAlg::Shake128,
         HashAlg::Shake256,
+    ];
+
+    /// The FIPS 180-4 functions: SHA2-224/256/384/512, SHA2-512/224,
+    /// SHA2-512/256.
+    pub const SHA2: &'static [HashAlg] = &[
+        HashAlg::Sha2_224,
+        HashAlg::Sha2_256,
+        HashAlg::Sha2_384,
+        HashAlg::Sha2_512,
+        HashAlg::Sha2_512_224,
+        HashAlg::Sha2_512_256,
     ];
 
     /// The name ACVP uses (`"SHA2-256"`, `"SHA3-512"`, `"SHAKE-128"`, ...).
@@ -135,13 +147,21 @@ impl HashAlg {
     }
 
     /// Hashes `msg` into `out` (at least [`HashAlg::output_bytes`] long),
-    /// returning the digest length.
+    /// returning the digest length. Every function is computed: SHA-2 with
+    /// [`crate::sha2`], SHA-3 and SHAKE with [`crate::keccak`].
+    ///
+    /// ```
+    /// use pqforge_core::HashAlg;
+    /// let mut d = [0u8; 64];
+    /// let n = HashAlg::Sha2_512_256.digest(b"abc", &mut d).unwrap();
+    /// assert_eq!((n, d[0], d[31]), (32, 0x53, 0x23));
+    /// ```
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for SHA-2 (not in this build yet);
-    /// [`Error::BufferTooSmall`].
+    /// [`Error::BufferTooSmall`] if `out` is shorter than the digest.
     pub fn digest(self, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         use crate::keccak::Sponge;
+        use crate::sha2;
         fn run<const R: usize, const D: u8>(msg: &[u8], out: &mut [u8]) {
             let mut s = Sponge::<R, D>::new();
             s.absorb(msg);
@@ -155,18 +175,18 @@ impl HashAlg {
             got,
         })?;
         match self {
+            HashAlg::Sha2_224 => out.copy_from_slice(&sha2::sha224(msg)),
+            HashAlg::Sha2_256 => out.copy_from_slice(&sha2::sha256(msg)),
+            HashAlg::Sha2_384 => out.copy_from_slice(&sha2::sha384(msg)),
+            HashAlg::Sha2_512 => out.copy_from_slice(&sha2::sha512(msg)),
+            HashAlg::Sha2_512_224 => out.copy_from_slice(&sha2::sha512_224(msg)),
+            HashAlg::Sha2_512_256 => out.copy_from_slice(&sha2::sha512_256(msg)),
             HashAlg::Sha3_224 => run::<144, 0x06>(msg, out),
             HashAlg::Sha3_256 => run::<136, 0x06>(msg, out),
             HashAlg::Sha3_384 => run::<104, 0x06>(msg, out),
             HashAlg::Sha3_512 => run::<72, 0x06>(msg, out),
             HashAlg::Shake128 => run::<168, 0x1F>(msg, out),
             HashAlg::Shake256 => run::<136, 0x1F>(msg, out),
-            _ => {
-                return Err(Error::Unsupported {
-                    alg: self.name(),
-                    what: "hashing in this build (pass the digest instead)",
-                });
-            }
         }
         Ok(n)
     }
@@ -416,5 +436,43 @@ impl<P: ?Sized, const SIGN: bool> fmt::Debug for Checked<'_, P, SIGN> {
         f.debug_tuple(if SIGN { "SignChecked" } else { "VerifyChecked" })
             .field(&self.opts)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HashAlg;
+    use crate::Error;
+
+    /// Every function is computed: the digest of "abc" starts as in FIPS
+    /// 180-4 / FIPS 202, and a short buffer is refused.
+    #[test]
+    fn digest_every_hash_alg() {
+        let first_bytes: [(HashAlg, [u8; 2]); 12] = [
+            (HashAlg::Sha2_256, [0xba, 0x78]),
+            (HashAlg::Sha2_384, [0xcb, 0x00]),
+            (HashAlg::Sha2_512, [0xdd, 0xaf]),
+            (HashAlg::Sha2_224, [0x23, 0x09]),
+            (HashAlg::Sha2_512_224, [0x46, 0x34]),
+            (HashAlg::Sha2_512_256, [0x53, 0x04]),
+            (HashAlg::Sha3_224, [0xe6, 0x42]),
+            (HashAlg::Sha3_256, [0x3a, 0x98]),
+            (HashAlg::Sha3_384, [0xec, 0x01]),
+            (HashAlg::Sha3_512, [0xb7, 0x51]),
+            (HashAlg::Shake128, [0x58, 0x81]),
+            (HashAlg::Shake256, [0x48, 0x33]),
+        ];
+        for (i, (h, first)) in first_bytes.into_iter().enumerate() {
+            assert_eq!(h, HashAlg::ALL[i]);
+            let mut out = [0u8; 65];
+            let n = h.digest(b"abc", &mut out).expect("computed");
+            assert_eq!(n, h.output_bytes());
+            assert_eq!(out[..2], first, "{}", h.name());
+            assert!(out[n..].iter().all(|&b| b == 0), "{}", h.name());
+            assert!(matches!(
+                h.digest(b"abc", &mut out[..n - 1]),
+                Err(Error::BufferTooSmall { .. })
+            ));
+        }
     }
 }

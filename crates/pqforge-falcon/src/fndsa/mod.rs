@@ -25,12 +25,13 @@
 //! # Signing options ([`SignOptions`])
 //!
 //! * a context string of at most 255 bytes (default empty);
-//! * [`SignOptions::with_prehash`]: the scheme hashes the message with one
-//!   of [`HashAlg::KECCAK`] (SHA3-224/256/384/512, SHAKE128/256) and signs
-//!   with the pre-hash form of mu (`0x01`, the hash OID, the digest);
+//! * [`SignOptions::with_prehash`]: the scheme hashes the message with any
+//!   [`HashAlg`] (SHA2-224/256/384/512, SHA2-512/224, SHA2-512/256,
+//!   SHA3-224/256/384/512, SHAKE128/256) and signs with the pre-hash form
+//!   of mu (`0x01`, the hash OID, the digest);
 //! * [`SignOptions::with_digest`]: the message argument is the digest
-//!   PH(M) under any [`HashAlg`] (SHA-2 included), computed by the caller;
-//!   its length must be the function's output length;
+//!   PH(M) under any [`HashAlg`], computed by the caller; its length must
+//!   be the function's output length;
 //! * [`SignOptions::with_external_mu`]: the message argument is the
 //!   64-byte mu itself (no context string then: it is part of mu);
 //! * [`SignOptions::deterministic`]: `rnd` is 40 zero bytes instead of 40
@@ -102,7 +103,7 @@ const fn sig_len(logn: u32) -> usize {
 /// The signing options FN-DSA defines (see the module documentation).
 const CAPS: SignCaps = SignCaps {
     max_context: 255,
-    prehash: HashAlg::KECCAK,
+    prehash: &HashAlg::ALL,
     digest: &HashAlg::ALL,
     external_mu: true,
     deterministic: true,

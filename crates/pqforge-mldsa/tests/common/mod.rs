@@ -1,8 +1,8 @@
-//! Shared by the ACVP tests: hex, and M' of pure and pre-hash ML-DSA.
+//! Shared by the ACVP tests: hex, M' of pure and pre-hash ML-DSA, the
+//! signing options of a test case, and a generator replaying its `rnd`.
 #![allow(dead_code)]
 
-use pqforge_core::HashAlg;
-use sha2::Digest;
+use pqforge_core::{HashAlg, SignOptions};
 
 pub fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -11,28 +11,40 @@ pub fn unhex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// PH(M) for the ACVP `hashAlg` name (SHA-2 from the `sha2` crate, SHA-3
-/// and SHAKE from core).
-pub fn prehash(name: &str, m: &[u8]) -> (HashAlg, Vec<u8>) {
-    let h = HashAlg::ALL
+/// The [`HashAlg`] of an ACVP `hashAlg` name.
+pub fn hash_alg(name: &str) -> HashAlg {
+    HashAlg::ALL
         .into_iter()
         .find(|h| h.name() == name)
-        .unwrap_or_else(|| panic!("unknown hashAlg {name}"));
-    let d = match h {
-        HashAlg::Sha2_224 => sha2::Sha224::digest(m).to_vec(),
-        HashAlg::Sha2_256 => sha2::Sha256::digest(m).to_vec(),
-        HashAlg::Sha2_384 => sha2::Sha384::digest(m).to_vec(),
-        HashAlg::Sha2_512 => sha2::Sha512::digest(m).to_vec(),
-        HashAlg::Sha2_512_224 => sha2::Sha512_224::digest(m).to_vec(),
-        HashAlg::Sha2_512_256 => sha2::Sha512_256::digest(m).to_vec(),
-        _ => {
-            let mut out = vec![0u8; h.output_bytes()];
-            h.digest(m, &mut out).expect("SHA-3 / SHAKE");
-            out
-        }
-    };
+        .unwrap_or_else(|| panic!("unknown hashAlg {name}"))
+}
+
+/// PH(M) for the ACVP `hashAlg` name, computed by core's
+/// [`HashAlg::digest`] (SHA-2, SHA-3 and SHAKE).
+pub fn prehash(name: &str, m: &[u8]) -> (HashAlg, Vec<u8>) {
+    let h = hash_alg(name);
+    let mut d = vec![0u8; h.output_bytes()];
+    let n = h.digest(m, &mut d).expect("every pre-hash is computed");
+    assert_eq!(n, d.len());
     (h, d)
 }
+
+/// The contract's options for an external-interface case: the context and,
+/// for HashML-DSA, the pre-hash the scheme computes itself.
+pub fn external_options<'a>(ctx: &'a [u8], hash: Option<&str>) -> SignOptions<'a> {
+    let opts = SignOptions::new().with_context(ctx);
+    match hash {
+        Some(name) => opts.with_prehash(hash_alg(name)),
+        None => opts,
+    }
+}
+
+/// Replays a case's 32-byte `rnd` once (panics if more is drawn).
+pub struct Rnd(pub Option<[u8; 32]>);
+
+pqforge_core::fill_rng!(impl for Rnd, |r: &mut Rnd, dst: &mut [u8]| {
+    dst.copy_from_slice(&r.0.take().expect("rnd drawn at most once")[..]);
+});
 
 /// M' of external ML-DSA: 0 || len(ctx) || ctx || M (pure), or
 /// 1 || len(ctx) || ctx || OID || PH(M) (HashML-DSA).
