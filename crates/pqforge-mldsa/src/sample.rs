@@ -109,72 +109,120 @@ pub fn expand_mask_poly(rho2: &[u8; 64], nonce: u16, gamma1_bits: u32, y: &mut [
 }
 
 /// SampleInBall for signing, constant time in c̃ (which stays secret while
-/// its attempt may still be rejected): the bytes of the first squeezed
-/// block are all processed, each with masked updates of a list of the τ
-/// (position, sign) pairs, so neither the byte count nor any memory index
+/// its attempt may still be rejected): every byte of the first squeezed
+/// block is processed, each with masked updates of a list of the τ
+/// (position, sign) entries, so neither the byte count nor any memory index
 /// depends on c̃. Only whether one block held all τ positions is
 /// declassified (it fails with probability below 2^-40 for every set) and
 /// then the next block is processed the same way. Output: the same c as
 /// [`sample_in_ball`].
 pub fn sample_in_ball_ct(ctilde: &[u8], tau: usize, c: &mut [i32; N]) {
-    const MAX_TAU: usize = 64;
     let mut h = Shake256::new();
     h.absorb(ctilde);
     let mut block = [0u8; 136];
     h.squeeze(&mut block);
     let mut signs = [0u8; 8];
     signs.copy_from_slice(&block[..8]);
-    let signs = u64::from_le_bytes(signs);
-    let tau32 = tau as u32;
-    // Entry e < count: position pos[e], coefficient val[e] (±1).
-    let mut pos = [0u32; MAX_TAU];
-    let mut val = [0i32; MAX_TAU];
-    let mut count = 0u32;
+    let mut st = BallList {
+        pos: [0; 8],
+        val: [0; 8],
+        signs: u64::from_le_bytes(signs),
+        count: 0,
+        tau: tau as u64,
+    };
     let mut start = 8;
     loop {
         for &b in &block[start..] {
-            let b = u32::from(b);
-            let i = N as u32 - tau32 + count;
-            // accept iff count < τ and b ≤ i.
-            let acc = lt_mask(count, tau32) & !lt_mask(i, b);
-            // c_i = c_b: the entry at position b (if any) moves to i. Then
-            // c_b = ±1: entry `count` is (b, sign bit `count`).
-            let sign = 1 - 2 * ((signs >> (count & 63)) & 1) as i32;
-            for e in 0..MAX_TAU {
-                let moved = acc & eq_mask(pos[e], b) & lt_mask(e as u32, count);
-                let new = acc & eq_mask(e as u32, count);
-                pos[e] = (pos[e] & !(moved | new)) | (i & moved) | (b & new);
-                val[e] = (val[e] & !new as i32) | (sign & new as i32);
-            }
-            count += acc & 1;
+            st.step(u64::from(b));
         }
-        if ctgrind::declassify_val(count >= tau32) {
+        if ctgrind::declassify_val(st.count >= st.tau) {
             break;
         }
         h.squeeze(&mut block);
         start = 0;
     }
-    for (t, ct) in c.iter_mut().enumerate() {
-        let mut v = 0i32;
-        for e in 0..MAX_TAU {
-            v |= val[e] & eq_mask(pos[e], t as u32) as i32;
+    st.to_poly(c);
+    pqforge_core::ct::wipe(&mut block);
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// 0xFF in each byte of x that is zero, 0 elsewhere (exact: no carries
+/// between bytes).
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let t = !(((x & LOW7) + LOW7) | x | LOW7);
+    (t >> 7) * 0xFF
+}
+
+/// The state of [`sample_in_ball_ct`]: 64 one-byte positions and 64
+/// one-byte values (0x01 or 0xFF for ±1) in eight 64-bit words each, byte
+/// e of the list (word e / 8, byte e % 8) being entry e. Entries past
+/// `count` hold value 0, so whatever position they have adds nothing.
+struct BallList {
+    pos: [u64; 8],
+    val: [u64; 8],
+    /// The sign bits not used yet, from bit 0.
+    signs: u64,
+    count: u64,
+    tau: u64,
+}
+
+impl BallList {
+    /// One byte b of the XOF, with masks only (SWAR byte compares). Out of
+    /// line: unrolled over a whole block it makes a basic block too large
+    /// for valgrind's translator.
+    #[inline(never)]
+    fn step(&mut self, b: u64) {
+        // i = 256 - τ + count ≤ 255 while count < τ.
+        let i = 256 - self.tau + self.count;
+        // acc: all ones iff count < τ and b ≤ i (borrows, no branch).
+        let lt = self.count.wrapping_sub(self.tau) >> 63;
+        let le = (i.wrapping_sub(b) >> 63) ^ 1;
+        let acc = (lt & le).wrapping_neg();
+        // c_i = c_b: the entry at position b moves to i; then c_b = ±1:
+        // entry `count` becomes (b, the next sign bit).
+        let sign = 1 | 0xFE * (self.signs & 1);
+        self.signs = ((self.signs >> 1) & acc) | (self.signs & !acc);
+        let (bb, ib, cb, sb) = (
+            b * ONES,
+            (i & 0xFF) * ONES,
+            self.count * ONES,
+            sign * ONES,
+        );
+        for w in 0..8 {
+            let idx = u64::from_le_bytes(core::array::from_fn(|k| (8 * w + k) as u8));
+            let new = acc & zero_bytes(idx ^ cb);
+            let moved = acc & zero_bytes(self.pos[w] ^ bb) & !new;
+            self.pos[w] = (self.pos[w] & !(moved | new)) | (ib & moved) | (bb & new);
+            self.val[w] = (self.val[w] & !new) | (sb & new);
         }
-        *ct = v;
+        self.count += acc & 1;
     }
-    pqforge_core::ct::wipe(&mut pos);
-    pqforge_core::ct::wipe(&mut val);
+
+    /// c[t] = the value of the entry at position t (at most one).
+    fn to_poly(&self, c: &mut [i32; N]) {
+        for (t, ct) in c.iter_mut().enumerate() {
+            let tb = t as u64 * ONES;
+            let mut v = 0u64;
+            for w in 0..8 {
+                v |= self.val[w] & zero_bytes(self.pos[w] ^ tb);
+            }
+            let v = v | v >> 32;
+            let v = v | v >> 16;
+            let v = v | v >> 8;
+            *ct = i32::from(v as u8 as i8);
+        }
+    }
 }
 
-/// All ones iff a == b (a, b < 2^31).
-#[inline(always)]
-fn eq_mask(a: u32, b: u32) -> u32 {
-    ((a ^ b).wrapping_sub(1) >> 31).wrapping_neg()
-}
-
-/// All ones iff a < b (a, b < 2^31).
-#[inline(always)]
-fn lt_mask(a: u32, b: u32) -> u32 {
-    (a.wrapping_sub(b) >> 31).wrapping_neg()
+impl Drop for BallList {
+    fn drop(&mut self) {
+        pqforge_core::ct::wipe(&mut self.pos);
+        pqforge_core::ct::wipe(&mut self.val);
+        self.signs = core::hint::black_box(0);
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,14 @@ mod portable;
 
 pub(crate) use portable::Portable;
 
+pqforge_core::x86_simd! {
+    mod avx2;
+}
+// rustfmt does not follow `mod` items inside a macro call: this
+// never-compiled twin lets `cargo fmt` reach the files.
+#[cfg(any())]
+mod avx2;
+
 use crate::params::N;
 
 /// A polynomial: 256 coefficients (normal or NTT domain, FIPS 204
@@ -142,6 +150,11 @@ pub(crate) trait Operation {
 /// Runs `op` on the fastest backend this CPU supports: the one CPU check
 /// of a public call.
 pub(crate) fn run<O: Operation>(op: O) -> O::Output {
+    pqforge_core::x86_simd! {{
+        if let Some(token) = pqforge_core::cpu::Avx2::detect() {
+            return avx2::run(token, op);
+        }
+    }}
     if pqforge_core::cpu::X86_SIMD {
         run_portable(op)
     } else {
@@ -208,8 +221,13 @@ impl Operation for Name {
 /// Runs `op` on backend `which`, if it is compiled in and this CPU supports
 /// it (differential tests and benchmarks).
 pub(crate) fn run_on<O: Operation>(which: Which, op: O) -> Option<O::Output> {
-    match which {
-        Which::Portable => Some(op.run::<Portable>()),
-        Which::Avx2 => None,
+    if which == Which::Portable {
+        return Some(op.run::<Portable>());
     }
+    pqforge_core::x86_simd! {{
+        if let Some(token) = pqforge_core::cpu::Avx2::detect() {
+            return Some(avx2::run(token, op));
+        }
+    }}
+    None
 }
