@@ -14,6 +14,8 @@
 //! was checked. Vectors a handler cannot check in this build are counted as
 //! skipped, with the reason, never as passed.
 
+#[cfg(feature = "mldsa-vectors")]
+mod mldsa;
 #[cfg(feature = "mlkem-vectors")]
 mod mlkem;
 mod rsp;
@@ -59,11 +61,23 @@ impl Counts {
 
     /// A file whose tests are counted with a companion file; `label` says
     /// which.
-    #[cfg_attr(not(feature = "mlkem-vectors"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(feature = "mlkem-vectors", feature = "mldsa-vectors")),
+        allow(dead_code)
+    )]
     pub fn covered(label: impl Into<String>) -> Self {
         Self {
             covered: true,
             ..Self::new(label)
+        }
+    }
+
+    /// Records `n` vectors that were not checked, and why.
+    #[cfg_attr(not(feature = "mldsa-vectors"), allow(dead_code))]
+    pub fn skip(&mut self, n: usize, reason: impl Into<String>) {
+        self.skipped += n;
+        if self.skip_reason.is_none() {
+            self.skip_reason = Some(reason.into());
         }
     }
 
@@ -94,6 +108,8 @@ const HANDLERS: &[Handler] = &[
     rsp::handle,
     #[cfg(feature = "mlkem-vectors")]
     mlkem::handle,
+    #[cfg(feature = "mldsa-vectors")]
+    mldsa::handle,
 ];
 
 fn collect(
