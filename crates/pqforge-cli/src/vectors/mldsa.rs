@@ -15,11 +15,12 @@
 //! * the OpenSSL μ digest: the verifying-key state (tr) and core's μ
 //!   ([`pqforge_core::sig::mu::mu`], what the contract signs over).
 //!
-//! HashML-DSA: SHA-3 / SHAKE pre-hashes go in as [`MessageMode::PreHash`]
-//! (the library hashes), SHA-2 ones as [`MessageMode::Digest`] with the
-//! digest computed here (`sha2` crate), so both modes are exercised. Every
-//! signature made is also verified with the same options, under the public
-//! key recomputed from the expanded key (or the given one).
+//! HashML-DSA: SHA-3 / SHAKE pre-hashes go in as
+//! [`pqforge::MessageMode::PreHash`] (the library hashes), SHA-2 ones as
+//! [`pqforge::MessageMode::Digest`] with the digest computed here (`sha2`
+//! crate; core's `HashAlg::digest` has no SHA-2 yet), so both modes are
+//! exercised. Every signature made is also verified with the same options,
+//! under the public key recomputed from the expanded key (or the given one).
 //!
 //! Formats:
 //!
@@ -53,7 +54,8 @@
 //! * OpenSSL `evp_test` files `evppkey_ml_dsa_*.txt` (KeyGen,
 //!   Sign-Message / Verify-Message-Public with message-encoding,
 //!   context, deterministic or test entropy, external μ; KeyFromData that
-//!   must fail) and `evpmd_ml_dsa_mu.txt` (μ).
+//!   must fail; every stanza runs, including those the file repeats for
+//!   later provider versions) and `evpmd_ml_dsa_mu.txt` (μ).
 //! * OpenSSL `15-test_ml_dsa_codecs_data`: the `openssl pkey -text` dumps
 //!   (`prv-N-seed.txt`: ξ → priv, pub; `prv-N-priv.txt`: priv → pub;
 //!   `pub-N.txt`; all equal to KeyGen(ξ = 00 01 … 1f), the recipe's key)
