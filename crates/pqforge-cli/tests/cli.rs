@@ -110,6 +110,24 @@ fn bad_arguments_give_one_line_and_exit_2() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `pqforge vectors` fails (exit 2, one line) when nothing is checked: an
+/// empty directory, a file of no known format, a missing file.
+#[test]
+fn vectors_without_vectors_fail() {
+    let dir = std::env::temp_dir().join(format!("pqforge-vectors-test-{}", std::process::id()));
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("temp dir");
+    let unknown = dir.join("notes.txt");
+    std::fs::write(&unknown, "no vectors here\n").expect("write");
+    for p in [&empty, &unknown, &dir.join("missing.json")] {
+        let o = pqforge(&["vectors", p.to_str().expect("utf-8 path")]);
+        assert_eq!(o.status.code(), Some(2), "{}", p.display());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{}: {err}", p.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn functional_test_passes() {
     let o = pqforge(&["test", "--rounds", "1"]);

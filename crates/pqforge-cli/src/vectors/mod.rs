@@ -3,8 +3,19 @@
 //! Each format is a [`Handler`]: it looks at a file (path and bytes) and
 //! either declines (`None`) or runs it. Scheme families register their
 //! handlers in [`HANDLERS`]; `.rsp` KAT files are handled generically for
-//! every scheme with KATs.
+//! every scheme with KATs. A file several handlers claim is run by each
+//! (CCTV's `accumulated-hashes.json` has an ML-KEM and an ML-DSA section).
+//!
+//! Failing outcomes (nonzero exit): a vector that fails; a file given by
+//! name that is missing or that no handler claims (inside a given
+//! directory, such files are only counted on standard error); a file that
+//! yields no vector at all (unless its tests are counted in a companion
+//! file, such as an ACVP `expectedResults.json`); a run in which no vector
+//! was checked. Vectors a handler cannot check in this build are counted as
+//! skipped, with the reason, never as passed.
 
+#[cfg(feature = "mldsa-vectors")]
+mod mldsa;
 #[cfg(feature = "mlkem-vectors")]
 mod mlkem;
 mod rsp;
@@ -23,6 +34,13 @@ pub(crate) struct Counts {
     pub passed: usize,
     /// Vectors that did not.
     pub failed: usize,
+    /// Vectors not checked (see `skip_reason`).
+    pub skipped: usize,
+    /// Why vectors were skipped.
+    pub skip_reason: Option<String>,
+    /// The file's tests are counted with a companion file (so zero vectors
+    /// here is not an error).
+    pub covered: bool,
     /// Description of the first failure.
     pub first_failure: Option<String>,
 }
@@ -34,7 +52,32 @@ impl Counts {
             alg: alg.into(),
             passed: 0,
             failed: 0,
+            skipped: 0,
+            skip_reason: None,
+            covered: false,
             first_failure: None,
+        }
+    }
+
+    /// A file whose tests are counted with a companion file; `label` says
+    /// which.
+    #[cfg_attr(
+        not(any(feature = "mlkem-vectors", feature = "mldsa-vectors")),
+        allow(dead_code)
+    )]
+    pub fn covered(label: impl Into<String>) -> Self {
+        Self {
+            covered: true,
+            ..Self::new(label)
+        }
+    }
+
+    /// Records `n` vectors that were not checked, and why.
+    #[cfg_attr(not(feature = "mldsa-vectors"), allow(dead_code))]
+    pub fn skip(&mut self, n: usize, reason: impl Into<String>) {
+        self.skipped += n;
+        if self.skip_reason.is_none() {
+            self.skip_reason = Some(reason.into());
         }
     }
 
@@ -65,6 +108,8 @@ const HANDLERS: &[Handler] = &[
     rsp::handle,
     #[cfg(feature = "mlkem-vectors")]
     mlkem::handle,
+    #[cfg(feature = "mldsa-vectors")]
+    mldsa::handle,
 ];
 
 fn collect(
@@ -90,49 +135,81 @@ fn collect(
 }
 
 /// Runs each file, prints a line per file and algorithm, then a closing
-/// `N passed, M failed`.
+/// `N passed, M failed` (`, K skipped` when vectors were skipped).
 pub fn run(paths: &[PathBuf], alg: Option<&str>) -> Result<(), Failure> {
     let ctx = Ctx {
         forced: alg.map(parse_alg).transpose()?,
     };
     let mut files = Vec::new();
     collect(paths, &mut files, true)?;
-    let (mut pass, mut fail, mut skipped) = (0usize, 0usize, 0usize);
+    let (mut pass, mut fail, mut skip, mut unknown) = (0usize, 0usize, 0usize, 0usize);
     for (f, explicit) in &files {
         let bytes = std::fs::read(f)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", f.display())))?;
-        let Some(result) = HANDLERS.iter().find_map(|h| h(f, &bytes, &ctx)) else {
+        let results: Vec<_> = HANDLERS.iter().filter_map(|h| h(f, &bytes, &ctx)).collect();
+        if results.is_empty() {
             if *explicit {
                 return Err(Failure::usage(format!(
                     "{}: no handler for this vector format in this build",
                     f.display()
                 )));
             }
-            skipped += 1;
+            unknown += 1;
             continue;
-        };
-        for c in result? {
+        }
+        let mut counts = Vec::new();
+        for r in results {
+            counts.extend(r?);
+        }
+        let vectors: usize = counts.iter().map(|c| c.passed + c.failed + c.skipped).sum();
+        if vectors == 0 && !counts.iter().any(|c| c.covered) {
+            return Err(Failure::usage(format!(
+                "{}: no vectors found in this file",
+                f.display()
+            )));
+        }
+        for c in counts {
             println!(
-                "{}: {}: {} passed, {} failed{}",
+                "{}: {}: {} passed, {} failed{}{}",
                 f.display(),
                 c.alg,
                 c.passed,
                 c.failed,
+                if c.skipped > 0 {
+                    format!(
+                        ", {} skipped ({})",
+                        c.skipped,
+                        c.skip_reason.as_deref().unwrap_or("no reason given")
+                    )
+                } else {
+                    String::new()
+                },
                 c.first_failure
                     .as_ref()
                     .map_or(String::new(), |m| format!(" (first: {m})"))
             );
             pass += c.passed;
             fail += c.failed;
+            skip += c.skipped;
         }
     }
-    if skipped > 0 {
-        eprintln!("pqforge: skipped {skipped} files of no known vector format");
+    if unknown > 0 {
+        eprintln!("pqforge: skipped {unknown} files of no known vector format");
     }
-    println!("{pass} passed, {fail} failed");
-    if fail == 0 {
-        Ok(())
+    if skip > 0 {
+        println!("{pass} passed, {fail} failed, {skip} skipped");
     } else {
+        println!("{pass} passed, {fail} failed");
+    }
+    if fail > 0 {
         Err(Failure::check(format!("{fail} vectors failed")))
+    } else if pass == 0 {
+        Err(Failure::usage(if skip > 0 {
+            "no vector was checked (all skipped)"
+        } else {
+            "no vectors ran"
+        }))
+    } else {
+        Ok(())
     }
 }
