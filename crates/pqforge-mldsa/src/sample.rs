@@ -183,14 +183,9 @@ impl BallList {
         let acc = (lt & le).wrapping_neg();
         // c_i = c_b: the entry at position b moves to i; then c_b = ±1:
         // entry `count` becomes (b, the next sign bit).
-        let sign = 1 | 0xFE * (self.signs & 1);
+        let sign = 1 | (0xFE * (self.signs & 1));
         self.signs = ((self.signs >> 1) & acc) | (self.signs & !acc);
-        let (bb, ib, cb, sb) = (
-            b * ONES,
-            (i & 0xFF) * ONES,
-            self.count * ONES,
-            sign * ONES,
-        );
+        let (bb, ib, cb, sb) = (b * ONES, (i & 0xFF) * ONES, self.count * ONES, sign * ONES);
         for w in 0..8 {
             let idx = u64::from_le_bytes(core::array::from_fn(|k| (8 * w + k) as u8));
             let new = acc & zero_bytes(idx ^ cb);

@@ -8,10 +8,11 @@
 //!
 //! * the internal interface on a raw M′ (ACVP `signatureInterface:
 //!   internal` without external μ, BoringSSL `siggen`): the crate's
-//!   `Sign_internal` / `Verify_internal` ([`pqforge::mldsa::sign::sign`],
-//!   [`pqforge::mldsa::verify::verify`] with `Message::Prime`), after the
+//!   `Sign_internal` / `Verify_internal` ([`pqforge::mldsa::hazmat::sign_internal`],
+//!   [`pqforge::mldsa::hazmat::verify_internal`] with `Message::Prime`), after the
 //!   contract's key check;
-//! * the CCTV field-operation hash: [`pqforge::mldsa::rounding`];
+//! * the CCTV field-operation hash: [`pqforge::mldsa::hazmat`] (Power2Round,
+//!   Decompose, UseHint);
 //! * the OpenSSL μ digest: the verifying-key state (tr) and core's μ
 //!   ([`pqforge_core::sig::mu::mu`], what the contract signs over).
 //!
@@ -68,9 +69,8 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use pqforge::keccak::Shake128;
-use pqforge::mldsa::params::{GAMMA2_32, GAMMA2_88, ParameterSet, Q};
-use pqforge::mldsa::rounding::{decompose, power2round, use_hint};
-use pqforge::mldsa::verify::Message;
+use pqforge::mldsa::hazmat::{self, Message};
+use pqforge::mldsa::params::{ParameterSet, Q};
 use pqforge::mldsa::{MlDsa44, MlDsa65, MlDsa87, MlDsaVkState};
 use pqforge::{Algorithm, DynSig, Error, HashAlg, SignOptions, SignatureScheme};
 use serde_json::Value;
@@ -413,12 +413,16 @@ fn hash_alg(name: &str) -> Result<HashAlg, String> {
 
 fn sign_internal_p<P: ParameterSet>(sk: &[u8], m: &[u8], rnd: &[u8; 32]) -> Vec<u8> {
     let mut sig = vec![0u8; P::SIG_BYTES];
-    pqforge::mldsa::sign::sign::<P>(sk, Message::Prime(m), rnd, &mut sig);
+    if hazmat::sign_internal::<P>(sk, Message::Prime(m), rnd, &mut sig).is_err() {
+        // The key was checked before: unreachable; an empty signature
+        // fails the comparison.
+        sig.clear();
+    }
     sig
 }
 
 fn verify_internal_p<P: ParameterSet>(pk: &[u8], m: &[u8], sig: &[u8]) -> bool {
-    pqforge::mldsa::verify::verify::<P>(pk, Message::Prime(m), sig)
+    hazmat::verify_internal::<P>(pk, Message::Prime(m), sig)
 }
 
 /// Signs; `rnd` `None` = deterministic.
@@ -1050,13 +1054,13 @@ fn field_ops() -> Result<[u8; 32], String> {
         use std::io::Write as _;
         let _ = writeln!(buf, "{x}");
     }
-    fn four<const G2: i32>(buf: &mut Vec<u8>, r: i32) -> Result<(), String> {
-        let (high, low) = decompose::<G2>(r);
-        if use_hint::<G2>(0, r) != high {
+    fn four<P: ParameterSet>(buf: &mut Vec<u8>, r: i32) -> Result<(), String> {
+        let (high, low) = hazmat::decompose::<P>(r);
+        if hazmat::use_hint::<P>(false, r) != high {
             return Err(format!("UseHint(0, {r}) != HighBits({r})"));
         }
         line(buf, high);
-        line(buf, use_hint::<G2>(1, r));
+        line(buf, hazmat::use_hint::<P>(true, r));
         line(buf, low);
         line(buf, low.abs());
         Ok(())
@@ -1067,11 +1071,12 @@ fn field_ops() -> Result<[u8; 32], String> {
         let centred = if r > (Q - 1) / 2 { r - Q } else { r };
         line(&mut buf, centred);
         line(&mut buf, centred.abs());
-        let (r1, r0) = power2round(r);
+        let (r1, r0) = hazmat::power2round(r);
         line(&mut buf, r1);
         line(&mut buf, r0.rem_euclid(Q));
-        four::<GAMMA2_88>(&mut buf, r)?;
-        four::<GAMMA2_32>(&mut buf, r)?;
+        // γ2 = (q - 1) / 88 (ML-DSA-44), then (q - 1) / 32 (-65, -87).
+        four::<MlDsa44>(&mut buf, r)?;
+        four::<MlDsa65>(&mut buf, r)?;
         if buf.len() > (1 << 16) {
             sh.absorb(&buf);
             buf.clear();
