@@ -14,6 +14,8 @@ mod harness;
 mod hqc;
 #[cfg(feature = "mceliece")]
 mod mceliece;
+#[cfg(feature = "mldsa")]
+mod mldsa;
 #[cfg(feature = "mlkem")]
 mod mlkem;
 
@@ -37,4 +39,6 @@ fn main() {
     mceliece::run(&opts);
     #[cfg(feature = "falcon")]
     falcon::run(&opts);
+    #[cfg(feature = "mldsa")]
+    mldsa::run(&opts);
 }
