@@ -63,7 +63,7 @@ fn check_len(what: &'static str, got: usize, needed: usize) -> Result<(), Error>
 /// private key of the seed ξ.
 ///
 /// # Errors
-/// [`Error::InvalidLength`] unless `pk` and `sk` have the set's lengths.
+/// [`Error::Length`] unless `pk` and `sk` have the set's lengths.
 pub fn key_gen_internal<P: ParameterSet>(
     xi: &[u8; 32],
     pk: &mut [u8],
@@ -85,7 +85,7 @@ pub fn key_gen_internal<P: ParameterSet>(
 /// deterministic).
 ///
 /// # Errors
-/// [`Error::InvalidLength`] for a wrong key or signature length;
+/// [`Error::Length`] for a wrong key or signature length;
 /// [`Error::InvalidKey`] for an expanded key that fails the import checks
 /// (s1/s2 range, t0 and tr consistency).
 pub fn sign_internal<P: ParameterSet>(
@@ -221,7 +221,7 @@ pub fn rej_bounded_poly<P: ParameterSet>(seed: &[u8; 66], a: &mut [i32; N]) {
 /// ExpandA (Algorithm 32): Â in row-major order, `k · ℓ` polynomials.
 ///
 /// # Errors
-/// [`Error::InvalidLength`] unless `a` holds exactly k · ℓ polynomials.
+/// [`Error::Length`] unless `a` holds exactly k · ℓ polynomials.
 pub fn expand_a<P: ParameterSet>(rho: &[u8; 32], a: &mut [[i32; N]]) -> Result<(), Error> {
     check_len("matrix", a.len(), P::K * P::L)?;
     let mut s = [0u8; 34];
@@ -236,7 +236,7 @@ pub fn expand_a<P: ParameterSet>(rho: &[u8; 32], a: &mut [[i32; N]]) -> Result<(
 /// ExpandS (Algorithm 33): s1 (ℓ polynomials) and s2 (k).
 ///
 /// # Errors
-/// [`Error::InvalidLength`] unless `s1` has ℓ and `s2` k polynomials.
+/// [`Error::Length`] unless `s1` has ℓ and `s2` k polynomials.
 pub fn expand_s<P: ParameterSet>(
     rho_p: &[u8; 64],
     s1: &mut [[i32; N]],
@@ -254,7 +254,7 @@ pub fn expand_s<P: ParameterSet>(
 /// (-γ1, γ1]) for ρ'' and the counter κ.
 ///
 /// # Errors
-/// [`Error::InvalidLength`] unless `y` has ℓ polynomials.
+/// [`Error::Length`] unless `y` has ℓ polynomials.
 pub fn expand_mask<P: ParameterSet>(
     rho2: &[u8; 64],
     kappa: u16,
@@ -271,7 +271,7 @@ pub fn expand_mask<P: ParameterSet>(
 /// c̃ (the set's λ/4 bytes).
 ///
 /// # Errors
-/// [`Error::InvalidLength`] unless `ctilde` has λ/4 bytes.
+/// [`Error::Length`] unless `ctilde` has λ/4 bytes.
 pub fn sample_in_ball<P: ParameterSet>(ctilde: &[u8], c: &mut [i32; N]) -> Result<(), Error> {
     check_len("c tilde", ctilde.len(), P::CTILDE)?;
     sample::sample_in_ball(ctilde, P::TAU, c);
@@ -286,7 +286,7 @@ fn bitlen(x: u32) -> u32 {
 /// bitlen(b) bytes.
 ///
 /// # Errors
-/// [`Error::InvalidLength`] for a wrong `out` length;
+/// [`Error::Length`] for a wrong `out` length;
 /// [`Error::InvalidInput`] for a coefficient outside [0, b] or b = 0.
 pub fn simple_bit_pack(w: &[i32; N], b: u32, out: &mut [u8]) -> Result<(), Error> {
     bit_pack(w, 0, b as i32, out)
@@ -313,7 +313,7 @@ pub fn bit_pack(w: &[i32; N], a: i32, b: i32, out: &mut [u8]) -> Result<(), Erro
 /// (fields are not range-checked, as in the standard).
 ///
 /// # Errors
-/// [`Error::InvalidLength`] for a wrong input length.
+/// [`Error::Length`] for a wrong input length.
 pub fn simple_bit_unpack(v: &[u8], b: u32, w: &mut [i32; N]) -> Result<(), Error> {
     bit_unpack(v, 0, b as i32, w)
 }
@@ -321,7 +321,7 @@ pub fn simple_bit_unpack(v: &[u8], b: u32, w: &mut [i32; N]) -> Result<(), Error
 /// BitUnpack (Algorithm 19): w_i = b - field.
 ///
 /// # Errors
-/// [`Error::InvalidLength`] for a wrong input length.
+/// [`Error::Length`] for a wrong input length.
 pub fn bit_unpack(v: &[u8], a: i32, b: i32, w: &mut [i32; N]) -> Result<(), Error> {
     let bits = bitlen((a + b) as u32);
     if bits == 0 || bits > 32 {
@@ -335,7 +335,7 @@ pub fn bit_unpack(v: &[u8], a: i32, b: i32, w: &mut [i32; N]) -> Result<(), Erro
 /// HintBitPack (Algorithm 20): the ω + k bytes of the set.
 ///
 /// # Errors
-/// [`Error::InvalidLength`] for wrong lengths; [`Error::InvalidInput`]
+/// [`Error::Length`] for wrong lengths; [`Error::InvalidInput`]
 /// for more than ω ones.
 pub fn hint_bit_pack<P: ParameterSet>(h: &[[bool; N]], y: &mut [u8]) -> Result<(), Error> {
     check_len("hint rows", h.len(), P::K)?;
@@ -359,7 +359,7 @@ pub fn hint_bit_pack<P: ParameterSet>(h: &[[bool; N]], y: &mut [u8]) -> Result<(
 /// encoding.
 ///
 /// # Errors
-/// [`Error::InvalidLength`] for wrong lengths.
+/// [`Error::Length`] for wrong lengths.
 pub fn hint_bit_unpack<P: ParameterSet>(y: &[u8], h: &mut [[bool; N]]) -> Result<bool, Error> {
     check_len("hint rows", h.len(), P::K)?;
     check_len("hint encoding", y.len(), P::OMEGA + P::K)?;
@@ -376,4 +376,91 @@ pub fn hint_bit_unpack<P: ParameterSet>(y: &[u8], h: &mut [[bool; N]]) -> Result
         start = end;
     }
     Ok(true)
+}
+
+/// [`key_gen_internal`] on backend `which` (differential tests): `None` if
+/// that backend is not compiled in or this CPU lacks it.
+///
+/// # Errors
+/// As [`key_gen_internal`].
+pub fn key_gen_internal_on<P: ParameterSet>(
+    which: crate::Backend,
+    xi: &[u8; 32],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> Result<Option<()>, Error> {
+    check_len("public key", pk.len(), P::PK_BYTES)?;
+    check_len("private key", sk.len(), P::SK_BYTES)?;
+    Ok(backend::run_on(
+        which,
+        keygen::Keygen::<P> {
+            xi,
+            pk,
+            sk,
+            _p: PhantomData,
+        },
+    ))
+}
+
+/// [`sign_internal`] on backend `which` (differential tests): `None` if
+/// that backend is not available.
+///
+/// # Errors
+/// As [`sign_internal`].
+pub fn sign_internal_on<P: ParameterSet>(
+    which: crate::Backend,
+    sk: &[u8],
+    msg: Message<'_>,
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) -> Result<Option<()>, Error> {
+    check_len("private key", sk.len(), P::SK_BYTES)?;
+    check_len("signature", sig.len(), P::SIG_BYTES)?;
+    let mut pk = [0u8; 32 + 320 * MAX_K];
+    match backend::run_on(
+        which,
+        keygen::CheckSk::<P> {
+            sk,
+            pk: &mut pk[..P::PK_BYTES],
+            _p: PhantomData,
+        },
+    ) {
+        None => return Ok(None),
+        Some(false) => {
+            return Err(Error::InvalidKey(
+                "ML-DSA expanded private key fails the FIPS 204 checks",
+            ));
+        }
+        Some(true) => {}
+    }
+    Ok(backend::run_on(
+        which,
+        sign::Sign::<P> {
+            sk,
+            msg,
+            rnd,
+            sig,
+            _p: PhantomData,
+        },
+    ))
+}
+
+/// [`verify_internal`] on backend `which` (differential tests): `None` if
+/// that backend is not available.
+#[must_use]
+pub fn verify_internal_on<P: ParameterSet>(
+    which: crate::Backend,
+    pk: &[u8],
+    msg: Message<'_>,
+    sig: &[u8],
+) -> Option<bool> {
+    backend::run_on(
+        which,
+        verify::Verify::<P> {
+            pk,
+            msg,
+            sig,
+            _p: PhantomData,
+        },
+    )
 }

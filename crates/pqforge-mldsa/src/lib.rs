@@ -24,7 +24,7 @@
 //! (ExpandA/S/Mask, SampleInBall), `keygen`/`sign`/`verify` (the
 //! algorithms, generic over the `backend` kernels), `contract` (the
 //! `SignatureScheme` impls). The `hazmat` feature exposes the FIPS 204
-//! internal algorithms one by one ([`hazmat`]).
+//! internal algorithms one by one (module `hazmat`).
 
 #![no_std]
 
