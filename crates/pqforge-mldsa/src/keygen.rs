@@ -1,14 +1,14 @@
 //! ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6): ξ to the public key and
 //! the expanded private key, and the checks of an imported expanded key.
-//! Â is sampled a batch of entries at a time ([`BATCH`]) and t one row at
-//! a time, so the matrix is never held whole.
+//! t is computed one row at a time; Â is sampled whole on x86_64 and one
+//! entry at a time elsewhere (`backend::mat_vec`).
 
 use core::marker::PhantomData;
 
 use pqforge_core::ct::{self, wipe};
 use pqforge_core::keccak::Shake256;
 
-use crate::backend::{BATCH, Backend, Operation, Poly};
+use crate::backend::{Backend, Operation, Poly, mat_vec};
 use crate::pack::{pack, pack_signed, unpack, unpack_signed};
 use crate::params::{N, ParameterSet, PolyVec};
 
@@ -38,30 +38,20 @@ pub(crate) fn t_rows<P: ParameterSet, B: Backend>(
     s2: &[Poly],
     mut f: impl FnMut(usize, &Poly, &Poly),
 ) {
-    let mut a = [[0i32; N]; BATCH];
-    let mut acc = [0i32; N];
     let mut t1 = [0i32; N];
     let mut t0 = [0i32; N];
-    for i in 0..P::K {
-        acc.fill(0);
-        let mut j = 0;
-        while j < P::L {
-            let n = BATCH.min(P::L - j);
-            B::expand_a(rho, P::L, i, j, &mut a[..n]);
-            B::pointwise_acc(&mut acc, &a[..n], &s1_hat[j..j + n]);
-            j += n;
-        }
-        B::reduce32(&mut acc);
-        B::invntt_tomont(&mut acc);
+    mat_vec::<P, B>(rho, s1_hat, |i, acc| {
+        B::reduce32(acc);
+        B::invntt_tomont(acc);
         for (x, s) in acc.iter_mut().zip(&s2[i]) {
             *x += *s;
         }
-        B::reduce32(&mut acc);
-        B::caddq(&mut acc);
-        B::power2round(&acc, &mut t1, &mut t0);
+        B::reduce32(acc);
+        B::caddq(acc);
+        B::power2round(acc, &mut t1, &mut t0);
         f(i, &t1, &t0);
-    }
-    wipe(&mut acc);
+        wipe(acc);
+    });
     wipe(&mut t0);
 }
 

@@ -7,6 +7,72 @@ use crate::params::N;
 /// `out` (32 · bits bytes).
 pub fn pack(v: &[u32; N], bits: u32, out: &mut [u8]) {
     debug_assert_eq!(out.len(), 32 * bits as usize);
+    match bits {
+        3 => pack_c::<3>(v, out),
+        4 => pack_c::<4>(v, out),
+        6 => pack_c::<6>(v, out),
+        10 => pack_c::<10>(v, out),
+        13 => pack_c::<13>(v, out),
+        18 => pack_c::<18>(v, out),
+        20 => pack_c::<20>(v, out),
+        _ => pack_any(v, bits, out),
+    }
+}
+
+/// Unpacks 256 values of `bits` bits each from `bytes` (32 · bits bytes).
+pub fn unpack(bytes: &[u8], bits: u32, v: &mut [u32; N]) {
+    debug_assert_eq!(bytes.len(), 32 * bits as usize);
+    match bits {
+        3 => unpack_c::<3>(bytes, v),
+        4 => unpack_c::<4>(bytes, v),
+        6 => unpack_c::<6>(bytes, v),
+        10 => unpack_c::<10>(bytes, v),
+        13 => unpack_c::<13>(bytes, v),
+        18 => unpack_c::<18>(bytes, v),
+        20 => unpack_c::<20>(bytes, v),
+        _ => unpack_any(bytes, bits, v),
+    }
+}
+
+/// Coefficients per group of whole bytes for width `B` (the group fits a
+/// u128).
+const fn group(b: usize) -> usize {
+    if b <= 16 { 8 } else { 4 }
+}
+
+/// [`pack`] for one width: groups of 8 (or 4) values, B bytes (or B / 2),
+/// straight-line (no data-dependent branch).
+#[inline(always)]
+fn pack_c<const B: usize>(v: &[u32; N], out: &mut [u8]) {
+    let g = group(B);
+    let gb = B * g / 8;
+    for (vs, o) in v.chunks_exact(g).zip(out.chunks_exact_mut(gb)) {
+        let mut acc = 0u128;
+        for (j, &x) in vs.iter().enumerate() {
+            acc |= u128::from(x) << (j * B);
+        }
+        o.copy_from_slice(&acc.to_le_bytes()[..gb]);
+    }
+}
+
+/// [`unpack`] for one width.
+#[inline(always)]
+fn unpack_c<const B: usize>(bytes: &[u8], v: &mut [u32; N]) {
+    let g = group(B);
+    let gb = B * g / 8;
+    let mask = (1u128 << B) - 1;
+    for (vs, i) in v.chunks_exact_mut(g).zip(bytes.chunks_exact(gb)) {
+        let mut b = [0u8; 16];
+        b[..gb].copy_from_slice(i);
+        let acc = u128::from_le_bytes(b);
+        for (j, x) in vs.iter_mut().enumerate() {
+            *x = ((acc >> (j * B)) & mask) as u32;
+        }
+    }
+}
+
+/// [`pack`] for any width up to 32 bits.
+fn pack_any(v: &[u32; N], bits: u32, out: &mut [u8]) {
     let mut acc = 0u64;
     let mut n = 0u32;
     let mut o = 0;
@@ -22,9 +88,8 @@ pub fn pack(v: &[u32; N], bits: u32, out: &mut [u8]) {
     }
 }
 
-/// Unpacks 256 values of `bits` bits each from `bytes` (32 · bits bytes).
-pub fn unpack(bytes: &[u8], bits: u32, v: &mut [u32; N]) {
-    debug_assert_eq!(bytes.len(), 32 * bits as usize);
+/// [`unpack`] for any width up to 32 bits.
+fn unpack_any(bytes: &[u8], bits: u32, v: &mut [u32; N]) {
     let mask = (1u64 << bits) - 1;
     let mut acc = 0u64;
     let mut n = 0u32;
@@ -71,6 +136,12 @@ mod tests {
             let mut back = [0u32; N];
             unpack(bytes, bits, &mut back);
             assert_eq!(v, back, "{bits} bits");
+            // The fixed-width code equals the bit-serial reference.
+            let mut other = [0u8; 32 * 20];
+            pack_any(&v, bits, &mut other[..32 * bits as usize]);
+            assert_eq!(&other[..32 * bits as usize], &buf[..32 * bits as usize]);
+            unpack_any(&other[..32 * bits as usize], bits, &mut back);
+            assert_eq!(v, back, "{bits} bits, reference");
         }
         // Bit order: the first value sits in the low bits of byte 0.
         let mut v = [0u32; N];

@@ -5,7 +5,7 @@
 //! `m4f` signing). Constant time: the only branch on secret-derived data
 //! is the accept/reject decision of an attempt, computed over all four
 //! checks and declassified at one site; SampleInBall runs in constant time
-//! in c̃ ([`sample_in_ball_ct`]), the hints are kept as bits and
+//! in c̃ (`Backend::sample_in_ball_ct`), the hints are kept as bits and
 //! encoded only once the attempt is accepted (when they are public).
 
 use core::marker::PhantomData;
@@ -18,7 +18,6 @@ use crate::backend::{Backend, Operation, Poly};
 use crate::keygen::SkLayout;
 use crate::pack::{pack, pack_signed, unpack_signed};
 use crate::params::{GAMMA2_32, GAMMA2_88, MAX_K, N, ParameterSet, PolyVec};
-use crate::sample::sample_in_ball_ct;
 use crate::verify::Message;
 
 /// Decompose of a whole polynomial for the set's γ2.
@@ -30,11 +29,10 @@ pub(crate) fn decompose_p<P: ParameterSet, B: Backend>(a: &Poly, a1: &mut Poly, 
     }
 }
 
-/// NTT^-1(ĉ ∘ v̂), reduced (|x| ≤ 6283008).
+/// NTT^-1(ĉ ∘ v̂), |x| < q (the inverse NTT's output range).
 fn c_times<B: Backend>(c_hat: &Poly, v_hat: &Poly, out: &mut Poly) {
     B::pointwise(out, c_hat, v_hat);
     B::invntt_tomont(out);
-    B::reduce32(out);
 }
 
 /// The signing key in the form every attempt uses.
@@ -132,7 +130,7 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
         }
         let (ctilde, rest) = sig.split_at_mut(P::CTILDE);
         hc.squeeze(ctilde);
-        sample_in_ball_ct(ctilde, P::TAU, &mut c_hat);
+        B::sample_in_ball_ct(ctilde, P::TAU, &mut c_hat);
         B::ntt(&mut c_hat);
 
         // z = y + c s1; reject if ‖z‖∞ ≥ γ1 - β.
@@ -160,6 +158,10 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
             decompose_p::<P, B>(wi, &mut t1, &mut t2);
             reject |= B::exceeds(&t2, P::GAMMA2 - P::BETA);
             c_times::<B>(&c_hat, &t0[i], &mut t1);
+            // Reduced first: the norm check needs the centred value, which
+            // reduce32's range (|x| ≤ 6283008 < q - γ2) pins down for every
+            // value below the bound.
+            B::reduce32(&mut t1);
             reject |= B::exceeds(&t1, P::GAMMA2);
             for (w, t) in wi.iter_mut().zip(&mut t1) {
                 *w += *t;

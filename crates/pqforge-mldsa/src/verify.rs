@@ -9,7 +9,7 @@ use core::marker::PhantomData;
 
 use pqforge_core::keccak::Shake256;
 
-use crate::backend::{BATCH, Backend, Operation, Poly};
+use crate::backend::{Backend, Operation, Poly, mat_vec};
 use crate::pack::{pack, unpack, unpack_signed};
 use crate::params::{D, GAMMA2_32, GAMMA2_88, N, ParameterSet, PolyVec};
 use crate::sample::sample_in_ball;
@@ -73,7 +73,7 @@ fn verify<P: ParameterSet, B: Backend>(pk: &[u8], msg: Message<'_>, sig: &[u8]) 
     if pk.len() != P::PK_BYTES || sig.len() != P::SIG_BYTES {
         return false;
     }
-    let (k, l) = (P::K, P::L);
+    let l = P::L;
     let (ctilde, rest) = sig.split_at(P::CTILDE);
     let zbits = P::GAMMA1_BITS + 1;
     let zbytes = 32 * zbits as usize;
@@ -117,19 +117,9 @@ fn verify<P: ParameterSet, B: Backend>(pk: &[u8], msg: Message<'_>, sig: &[u8]) 
     let mut w1_enc = [0u8; 192];
     let mut hc = Shake256::new();
     hc.absorb(&mu);
-    let mut a = [[0i32; N]; BATCH];
-    let mut acc = [0i32; N];
     let mut t = [0i32; N];
-    for i in 0..k {
+    mat_vec::<P, B>(&rho, z_hat, |i, acc| {
         // w'_i = NTT^-1(Σ_j Â[i][j] ∘ ẑ_j - ĉ ∘ NTT(t1_i · 2^d)).
-        acc.fill(0);
-        let mut j = 0;
-        while j < l {
-            let n = BATCH.min(l - j);
-            B::expand_a(&rho, l, i, j, &mut a[..n]);
-            B::pointwise_acc(&mut acc, &a[..n], &z_hat[j..j + n]);
-            j += n;
-        }
         let mut t1 = [0u32; N];
         unpack(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, &mut t1);
         for (t, &v) in t.iter_mut().zip(&t1) {
@@ -144,21 +134,21 @@ fn verify<P: ParameterSet, B: Backend>(pk: &[u8], msg: Message<'_>, sig: &[u8]) 
         }
         // Reduced before the inverse NTT (its butterflies add without
         // reducing: a missed reduction here overflows, eprint 2026/1032).
-        B::reduce32(&mut acc);
-        B::invntt_tomont(&mut acc);
-        B::reduce32(&mut acc);
-        B::caddq(&mut acc);
+        B::reduce32(acc);
+        B::invntt_tomont(acc);
+        B::reduce32(acc);
+        B::caddq(acc);
         hint_row::<P>(henc, i, &mut t);
         let tt = t;
         if P::GAMMA2 == GAMMA2_88 {
-            B::use_hint::<GAMMA2_88>(&acc, &tt, &mut t);
+            B::use_hint::<GAMMA2_88>(acc, &tt, &mut t);
         } else {
-            B::use_hint::<GAMMA2_32>(&acc, &tt, &mut t);
+            B::use_hint::<GAMMA2_32>(acc, &tt, &mut t);
         }
         let v: [u32; N] = core::array::from_fn(|c| t[c] as u32);
         pack(&v, P::W1_BITS, &mut w1_enc[..w1_bytes]);
         hc.absorb(&w1_enc[..w1_bytes]);
-    }
+    });
     let mut c2 = [0u8; 64];
     hc.squeeze(&mut c2[..P::CTILDE]);
     c2[..P::CTILDE] == *ctilde

@@ -30,10 +30,42 @@ use crate::params::N;
 /// bit-reversed order).
 pub(crate) type Poly = [i32; N];
 
-/// How many ExpandA entries a streamed matrix-vector product samples at
-/// once (keygen, verify): four on x86_64 (the four-lane Keccak), one
-/// elsewhere (a Cortex-M4 holds one entry).
-pub(crate) const BATCH: usize = if cfg!(target_arch = "x86_64") { 4 } else { 1 };
+/// Whether key generation and verification sample Â whole (x86_64: every
+/// four-lane Keccak call filled, 16 to 56 KB of stack) or one entry at a
+/// time (elsewhere: a Cortex-M4 holds one entry).
+pub(crate) const WHOLE_MATRIX: bool = cfg!(target_arch = "x86_64");
+
+/// Â ∘ v row by row: `f(i, acc)` with acc = Σ_j Â[i][j] ∘ v_j · 2^-32
+/// (|acc| < ℓ q, not reduced), for each row i of a k × ℓ matrix.
+pub(crate) fn mat_vec<P: crate::params::ParameterSet, B: Backend>(
+    rho: &[u8; 32],
+    v: &[Poly],
+    mut f: impl FnMut(usize, &mut Poly),
+) {
+    use crate::params::PolyVec;
+    let (k, l) = (P::K, P::L);
+    let mut acc = [0i32; N];
+    if WHOLE_MATRIX {
+        let mut a = P::Mat::zero();
+        let a = a.as_mut();
+        B::expand_a(rho, l, 0, 0, a);
+        for i in 0..k {
+            acc.fill(0);
+            B::pointwise_acc(&mut acc, &a[i * l..(i + 1) * l], v);
+            f(i, &mut acc);
+        }
+    } else {
+        let mut a = [[0i32; N]; 1];
+        for i in 0..k {
+            acc.fill(0);
+            for j in 0..l {
+                B::expand_a(rho, l, i, j, &mut a);
+                B::pointwise_acc(&mut acc, &a, &v[j..=j]);
+            }
+            f(i, &mut acc);
+        }
+    }
+}
 
 /// The kernels of one instruction set. The defaults are the portable ones.
 pub(crate) trait Backend {
@@ -110,6 +142,10 @@ pub(crate) trait Backend {
             acc |= (bound - 1 - ((x ^ m) - m)) >> 31;
         }
         acc != 0
+    }
+    /// SampleInBall for signing, constant time in c̃.
+    fn sample_in_ball_ct(ctilde: &[u8], tau: usize, c: &mut Poly) {
+        crate::sample::sample_in_ball_ct(ctilde, tau, c);
     }
     /// ExpandA entries in row-major order from (`row`, `col`), `l` per row:
     /// `out[0]` = Â[row][col], ... (RejNTTPoly of each).

@@ -24,6 +24,7 @@
 //! alignment requirement.
 #![allow(unsafe_code)]
 
+mod ball;
 pub(crate) mod ntt;
 pub(crate) mod rounding;
 pub(crate) mod sample;
@@ -112,6 +113,11 @@ impl Backend for Avx2 {
     fn exceeds(a: &Poly, bound: i32) -> bool {
         // SAFETY: see the invariant on `Avx2`.
         unsafe { rounding::chknorm(a, bound) }
+    }
+    #[inline]
+    fn sample_in_ball_ct(ctilde: &[u8], tau: usize, c: &mut Poly) {
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { ball::sample_in_ball_ct(ctilde, tau, c) }
     }
     fn expand_a(rho: &[u8; 32], l: usize, row: usize, col: usize, out: &mut [Poly]) {
         let mut scratch = [[0i32; N]; 3];
