@@ -1,8 +1,8 @@
 //! The FIPS 203 internal algorithms, one by one, under their names in the
 //! standard (feature `hazmat`), so that third-party test suites can check
-//! them separately. **Not for applications**: FIPS 203 §3.3 keeps the
-//! internal functions (and their explicit randomness) out of the interface
-//! except for testing; use the [`Kem`](pqforge_core::Kem) API.
+//! them separately. **Not for applications**: FIPS 203 §6 keeps the
+//! internal functions (and their explicit randomness) away from
+//! applications, for testing only; use the [`Kem`](pqforge_core::Kem) API.
 //!
 //! Polynomials and NTT representations are `[u16; 256]` (NTT
 //! representations in the standard's order: pairs `(2i, 2i + 1)` are the
@@ -14,9 +14,11 @@
 //! outside the standard's range (d, η) [`Error::InvalidInput`]: no input
 //! panics.
 //!
-//! Every function runs the crate's own kernels, on the backend the public
-//! API picks on this CPU; where they keep Montgomery forms or lazy
-//! reductions, the results are converted here, at the boundary.
+//! Every function wraps the crate's own kernels (NTT, NTT⁻¹, MultiplyNTTs,
+//! SampleNTT, K-PKE and the internal algorithms through the backend
+//! dispatch of the public API, so on AVX2 where this CPU has it); where
+//! the kernels keep Montgomery forms or lazy reductions, the results are
+//! converted here, at the boundary.
 //!
 //! ```
 //! use pqforge_mlkem::MlKem768;
