@@ -43,6 +43,9 @@
 //! ML-KEM-768 on a Cortex-M4, the dynamic API included). On 32-bit targets
 //! Keccak runs bit-interleaved on 32-bit words.
 //!
+//! The `hazmat` feature exposes the FIPS 203 internal algorithms one by
+//! one (module `hazmat`), for third-party test suites.
+//!
 //! ```
 //! use pqforge_core::Kem;
 //! use pqforge_mlkem::{Ciphertext, DecapsKey, EncapsKey, MlKem768};
@@ -82,6 +85,8 @@
 pub mod backend;
 mod contract;
 mod hash;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
 mod kem;
 mod ntt;
 mod params;

@@ -194,16 +194,24 @@ impl NttPairs for [u8; POLY_BYTES] {
     }
 }
 
+/// `(a0 + a1 X)(b0 + b1 X) * 2^-16 mod (X^2 - zeta)` for `z` = zeta in
+/// Montgomery form (FIPS 203 Algorithm 12): `|z| < q`, and the bounds of
+/// [`basemul_pair`] on the operands; outputs `|r_i| < q`.
+#[inline(always)]
+pub(crate) fn basemul_zeta(z: i32, (a0, a1): (i32, i32), (b0, b1): (i32, i32)) -> (i16, i16) {
+    let r0 = montgomery_reduce(a0 * b0 + i32::from(montgomery_reduce(a1 * b1)) * z);
+    let r1 = montgomery_reduce(a0 * b1 + a1 * b0);
+    (r0, r1)
+}
+
 /// `acc[o], acc[o+1] += (a0 + a1 X)(b0 + b1 X) * 2^-16 mod (X^2 - zeta_o)`
 /// (FIPS 203 Algorithm 12), `o` even. With `a_i, b_i` in `[0, 4096)` and
 /// one of them below q (or one factor reduced), each product stays below
 /// q 2^15 in magnitude and each term added is below q, so k <= 4 terms
 /// fit an `i16`.
 #[inline(always)]
-pub(crate) fn basemul_pair(acc: &mut Poly, o: usize, (a0, a1): (i32, i32), (b0, b1): (i32, i32)) {
-    let z = i32::from(PAIR_ZETAS[o >> 1]);
-    let r0 = montgomery_reduce(a0 * b0 + i32::from(montgomery_reduce(a1 * b1)) * z);
-    let r1 = montgomery_reduce(a0 * b1 + a1 * b0);
+pub(crate) fn basemul_pair(acc: &mut Poly, o: usize, a: (i32, i32), b: (i32, i32)) {
+    let (r0, r1) = basemul_zeta(i32::from(PAIR_ZETAS[o >> 1]), a, b);
     acc.c[o] = acc.c[o].wrapping_add(r0);
     acc.c[o + 1] = acc.c[o + 1].wrapping_add(r1);
 }

@@ -186,8 +186,9 @@ pub(crate) fn compress_values<const D: u32>(p: &Poly, v: &mut [u16; N]) {
     }
 }
 
-/// ByteEncode_d (Algorithm 5) of d-bit values, `32 d` bytes. `D` is 4, 5,
-/// 10 or 11 (1 is [`to_msg`]).
+/// ByteEncode_d (Algorithm 5) of d-bit values, `32 d` bytes, for any `D`
+/// in 1..=12 (K-PKE uses 4, 5, 10 and 11; 1 is [`to_msg`], 12 is
+/// [`to_bytes`]).
 pub(crate) fn pack<const D: u32>(v: &[u16; N], out: &mut [u8]) {
     let d = D as usize;
     let out = &mut out[..32 * d];

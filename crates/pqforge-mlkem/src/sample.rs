@@ -113,7 +113,7 @@ pub(crate) fn sample_ntt_x4<B: Backend>(seeds: &[[u8; 34]; 4], out: &mut [&mut P
 }
 
 /// SampleNTT (Algorithm 7) on one seed.
-fn sample_ntt_1<B: Backend>(seed: &[u8; 34], out: &mut Poly) {
+pub(crate) fn sample_ntt_1<B: Backend>(seed: &[u8; 34], out: &mut Poly) {
     let mut xof = Shake128::absorb(&[seed], 0x1F);
     let mut buf = [0u8; XOF_BLOCK * XOF_BLOCKS0];
     xof.squeeze(&mut buf);
