@@ -46,7 +46,16 @@ const fn group(b: usize) -> usize {
 fn pack_c<const B: usize>(v: &[u32; N], out: &mut [u8]) {
     let g = group(B);
     let gb = B * g / 8;
-    for (vs, o) in v.chunks_exact(g).zip(out.chunks_exact_mut(gb)) {
+    // Index loops with constant strides: `chunks_exact` + `zip` compute
+    // their lengths with a division, which the division scan cannot tell
+    // from a secret one once opt-level z outlines it.
+    // A slice of known length (32 B bytes): no length arithmetic left.
+    let Some(out) = out.get_mut(..32 * B) else {
+        return;
+    };
+    for k in 0..N / g {
+        let vs = &v[g * k..g * (k + 1)];
+        let o = &mut out[gb * k..gb * (k + 1)];
         let mut acc = 0u128;
         for (j, &x) in vs.iter().enumerate() {
             acc |= u128::from(x) << (j * B);
@@ -61,7 +70,12 @@ fn unpack_c<const B: usize>(bytes: &[u8], v: &mut [u32; N]) {
     let g = group(B);
     let gb = B * g / 8;
     let mask = (1u128 << B) - 1;
-    for (vs, i) in v.chunks_exact_mut(g).zip(bytes.chunks_exact(gb)) {
+    let Some(bytes) = bytes.get(..32 * B) else {
+        return;
+    };
+    for k in 0..N / g {
+        let vs = &mut v[g * k..g * (k + 1)];
+        let i = &bytes[gb * k..gb * (k + 1)];
         let mut b = [0u8; 16];
         b[..gb].copy_from_slice(i);
         let acc = u128::from_le_bytes(b);
