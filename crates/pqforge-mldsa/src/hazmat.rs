@@ -69,15 +69,7 @@ pub fn key_gen_internal<P: ParameterSet>(
     pk: &mut [u8],
     sk: &mut [u8],
 ) -> Result<(), Error> {
-    check_len("public key", pk.len(), P::PK_BYTES)?;
-    check_len("private key", sk.len(), P::SK_BYTES)?;
-    backend::run(keygen::Keygen::<P> {
-        xi,
-        pk,
-        sk,
-        _p: PhantomData,
-    });
-    Ok(())
+    key_gen_internal_on::<P>(crate::Backend::selected(), xi, pk, sk).map(|_| ())
 }
 
 /// ML-DSA.Sign_internal (Algorithm 7) on M' (`Message::Prime`) or, for
@@ -94,26 +86,7 @@ pub fn sign_internal<P: ParameterSet>(
     rnd: &[u8; 32],
     sig: &mut [u8],
 ) -> Result<(), Error> {
-    check_len("private key", sk.len(), P::SK_BYTES)?;
-    check_len("signature", sig.len(), P::SIG_BYTES)?;
-    let mut pk = [0u8; 32 + 320 * MAX_K];
-    if !backend::run(keygen::CheckSk::<P> {
-        sk,
-        pk: &mut pk[..P::PK_BYTES],
-        _p: PhantomData,
-    }) {
-        return Err(Error::InvalidKey(
-            "ML-DSA expanded private key fails the FIPS 204 checks",
-        ));
-    }
-    backend::run(sign::Sign::<P> {
-        sk,
-        msg,
-        rnd,
-        sig,
-        _p: PhantomData,
-    });
-    Ok(())
+    sign_internal_on::<P>(crate::Backend::selected(), sk, msg, rnd, sig).map(|_| ())
 }
 
 /// ML-DSA.Verify_internal (Algorithm 8): whether `sig` is a valid
@@ -366,14 +339,10 @@ pub fn hint_bit_unpack<P: ParameterSet>(y: &[u8], h: &mut [[bool; N]]) -> Result
     if !verify::hint_is_canonical::<P>(y) {
         return Ok(false);
     }
-    let mut start = 0;
-    for (i, row) in h.iter_mut().enumerate() {
-        row.fill(false);
-        let end = usize::from(y[P::OMEGA + i]);
-        for &c in &y[start..end] {
-            row[usize::from(c)] = true;
-        }
-        start = end;
+    let mut row = [0i32; N];
+    for (i, out) in h.iter_mut().enumerate() {
+        verify::hint_row::<P>(y, i, &mut row);
+        *out = core::array::from_fn(|c| row[c] != 0);
     }
     Ok(true)
 }

@@ -126,9 +126,14 @@ fn decode_s<P: ParameterSet, B: Backend>(sk: &[u8], s1_hat: &mut [Poly], s2: &mu
     }
 }
 
-/// The public key of a checked expanded private key: ρ || t1, recomputed
-/// from ρ, s1 and s2.
-fn public_from_sk<P: ParameterSet, B: Backend>(sk: &[u8], pk: &mut [u8]) {
+/// The public key ρ || t1 of an expanded private key whose s1/s2 are in
+/// range, recomputed from its ρ, s1 and s2 into `pk`; `f(i, t0_i)` sees
+/// each row's t0.
+fn recompute_public<P: ParameterSet, B: Backend>(
+    sk: &[u8],
+    pk: &mut [u8],
+    mut f: impl FnMut(usize, &Poly),
+) {
     let mut rho = [0u8; 32];
     rho.copy_from_slice(&sk[..32]);
     // CT: ρ is the public matrix seed (part of the public key).
@@ -139,8 +144,9 @@ fn public_from_sk<P: ParameterSet, B: Backend>(sk: &[u8], pk: &mut [u8]) {
     decode_s::<P, B>(sk, s1_hat, s2);
     pk[..32].copy_from_slice(&rho);
     let pk_t1 = &mut pk[32..];
-    t_rows::<P, B>(&rho, s1_hat, s2, |i, t1, _| {
+    t_rows::<P, B>(&rho, s1_hat, s2, |i, t1, t0| {
         pack_t1(t1, &mut pk_t1[320 * i..320 * (i + 1)]);
+        f(i, t0);
     });
     wipe(s1_hat.as_flattened_mut());
     wipe(s2.as_flattened_mut());
@@ -172,33 +178,18 @@ fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8], pk: &mut [u8]) -> bool {
     if !pqforge_core::ctgrind::declassify_val(s_in_range::<P>(sk)) {
         return false;
     }
-    let mut rho = [0u8; 32];
-    rho.copy_from_slice(&sk[..32]);
-    // CT: ρ is the public matrix seed (part of the public key).
-    pqforge_core::ctgrind::declassify(&mut rho);
-    let mut s1_hat = P::VecL::zero();
-    let mut s2 = P::VecK::zero();
-    let (s1_hat, s2) = (s1_hat.as_mut(), s2.as_mut());
-    decode_s::<P, B>(sk, s1_hat, s2);
-    pk[..32].copy_from_slice(&rho);
     let mut diff = 0u8;
     let mut t0_enc = [0u8; 416];
-    {
-        let pk_t1 = &mut pk[32..];
-        t_rows::<P, B>(&rho, s1_hat, s2, |i, t1, t0| {
-            pack_t1(t1, &mut pk_t1[320 * i..320 * (i + 1)]);
-            pack_signed(t0, 1 << 12, 13, &mut t0_enc);
-            let off = SkLayout::t0::<P>(i);
-            diff |= !ct::eq_mask(&t0_enc, &sk[off..off + 416]);
-        });
-    }
+    recompute_public::<P, B>(sk, pk, |i, t0| {
+        pack_signed(t0, 1 << 12, 13, &mut t0_enc);
+        let off = SkLayout::t0::<P>(i);
+        diff |= !ct::eq_mask(&t0_enc, &sk[off..off + 416]);
+    });
     let mut tr = [0u8; 64];
     let mut h = Shake256::new();
     h.absorb(pk);
     h.squeeze(&mut tr);
     diff |= !ct::eq_mask(&tr, &sk[64..128]);
-    wipe(s1_hat.as_flattened_mut());
-    wipe(s2.as_flattened_mut());
     wipe(&mut t0_enc);
     // CT: whether the key is consistent (a public verdict on the input).
     pqforge_core::ctgrind::declassify_val(diff) == 0
@@ -229,7 +220,7 @@ pub(crate) struct PublicFromSk<'a, P> {
 impl<P: ParameterSet> Operation for PublicFromSk<'_, P> {
     type Output = ();
     fn run<B: Backend>(self) {
-        public_from_sk::<P, B>(self.sk, self.pk);
+        recompute_public::<P, B>(self.sk, self.pk, |_, _| {});
     }
 }
 

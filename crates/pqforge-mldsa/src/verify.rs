@@ -54,7 +54,7 @@ pub fn hint_is_canonical<P: ParameterSet>(y: &[u8]) -> bool {
 
 /// Row `i` of the hint vector of a canonical encoding `y`, as 0/1
 /// coefficients.
-fn hint_row<P: ParameterSet>(y: &[u8], i: usize, h: &mut Poly) {
+pub(crate) fn hint_row<P: ParameterSet>(y: &[u8], i: usize, h: &mut Poly) {
     let start = if i == 0 {
         0
     } else {
