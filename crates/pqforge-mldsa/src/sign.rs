@@ -1,8 +1,16 @@
 //! ML-DSA.Sign_internal (FIPS 204 Algorithm 7).
 //!
-//! Â, ŝ1, ŝ2 and t̂0 are computed once and kept for every attempt (about
-//! 42 KB of stack for ML-DSA-44, 95 KB for ML-DSA-87: the class of pqm4's
-//! `m4f` signing). Constant time: the only branch on secret-derived data
+//! Â, û = NTT(s1 + 512 s2), ŝ2 and t̂0 are computed once and kept for every
+//! attempt (about 42 KB of stack for ML-DSA-44, 95 KB for ML-DSA-87: the
+//! class of pqm4's `m4f` signing).
+//!
+//! c s1 and c s2 share inverse NTTs: for j < ℓ (ℓ ≤ k in every set) one
+//! NTT^-1(ĉ ∘ û_j) gives X = c s1_j + 512 c s2_j mod q. Both products are
+//! bounded by β = τ η ≤ 196 < 256 (c has τ coefficients ±1; the key
+//! import check guarantees |s1|, |s2| ≤ η), so |X| ≤ 196 · 513 < q / 2:
+//! the centred representative of X is that integer, and its low 9 bits
+//! (centred) and the rest are exactly c s1_j and c s2_j. That saves ℓ of
+//! the 2ℓ + 2k inverse NTTs of an attempt (4 of 16 for ML-DSA-44). Constant time: the only branch on secret-derived data
 //! is the accept/reject decision of an attempt, computed over all four
 //! checks and declassified at one site; SampleInBall runs in constant time
 //! in c̃ (`Backend::sample_in_ball_ct`), the hints are kept as bits and
@@ -17,7 +25,7 @@ use pqforge_core::keccak::Shake256;
 use crate::backend::{Backend, Operation, Poly};
 use crate::keygen::SkLayout;
 use crate::pack::{pack, pack_signed, unpack_signed};
-use crate::params::{GAMMA2_32, GAMMA2_88, MAX_K, N, ParameterSet, PolyVec};
+use crate::params::{GAMMA2_32, GAMMA2_88, MAX_K, N, ParameterSet, PolyVec, Q};
 use crate::verify::Message;
 
 /// Decompose of a whole polynomial for the set's γ2.
@@ -35,10 +43,25 @@ fn c_times<B: Backend>(c_hat: &Poly, v_hat: &Poly, out: &mut Poly) {
     B::invntt_tomont(out);
 }
 
-/// The signing key in the form every attempt uses.
+/// Splits X = c s1 + 512 c s2 (the inverse NTT's output, |X| < q) into
+/// `cs1` and `x` = c s2, given |c s1|, |c s2| ≤ 255 (see the module docs).
+/// Branch-free.
+fn split_cs(x: &mut Poly, cs1: &mut Poly) {
+    const HALF_Q: i32 = (Q - 1) / 2;
+    for (x, a) in x.iter_mut().zip(cs1.iter_mut()) {
+        // Centred representative: (-q, q) to [0, q) to (-q/2, q/2].
+        let mut v = *x + ((*x >> 31) & Q);
+        v -= ((HALF_Q - v) >> 31) & Q;
+        *a = ((v + 256) & 511) - 256;
+        *x = (v - *a) >> 9;
+    }
+}
+
+/// The signing key in the form every attempt uses: `u` = NTT(s1 + 512 s2)
+/// for the first ℓ rows, `s2` = NTT(s2) for rows ℓ..k.
 struct Expanded<P: ParameterSet> {
     a: P::Mat,
-    s1: P::VecL,
+    u: P::VecL,
     s2: P::VecK,
     t0: P::VecK,
 }
@@ -55,16 +78,26 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
 
     let mut x = Expanded::<P> {
         a: P::Mat::zero(),
-        s1: P::VecL::zero(),
+        u: P::VecL::zero(),
         s2: P::VecK::zero(),
         t0: P::VecK::zero(),
     };
-    let (a, s1, s2, t0) = (x.a.as_mut(), x.s1.as_mut(), x.s2.as_mut(), x.t0.as_mut());
+    let (a, u, s2, t0) = (x.a.as_mut(), x.u.as_mut(), x.s2.as_mut(), x.t0.as_mut());
     B::expand_a(&rho, l, 0, 0, a);
     let eb = SkLayout::eta_bytes::<P>();
-    for (r, p) in s1.iter_mut().chain(s2.iter_mut()).enumerate() {
-        let off = SkLayout::s::<P>(r);
+    for (r, p) in s2.iter_mut().enumerate() {
+        let off = SkLayout::s::<P>(l + r);
         unpack_signed(&sk[off..off + eb], P::ETA as i32, P::ETA_BITS, p);
+    }
+    for (j, p) in u.iter_mut().enumerate() {
+        let off = SkLayout::s::<P>(j);
+        unpack_signed(&sk[off..off + eb], P::ETA as i32, P::ETA_BITS, p);
+        for (u, s) in p.iter_mut().zip(&s2[j]) {
+            *u += 512 * *s;
+        }
+        B::ntt(p);
+    }
+    for p in &mut s2[l..] {
         B::ntt(p);
     }
     for (i, p) in t0.iter_mut().enumerate() {
@@ -133,25 +166,32 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
         B::sample_in_ball_ct(ctilde, P::TAU, &mut c_hat);
         B::ntt(&mut c_hat);
 
-        // z = y + c s1; reject if ‖z‖∞ ≥ γ1 - β.
+        // z = y + c s1; reject if ‖z‖∞ ≥ γ1 - β. The same inverse NTT
+        // gives c s2 for rows j < ℓ: w_j -= c s2_j.
         let mut reject = false;
         for j in 0..l {
-            c_times::<B>(&c_hat, &s1[j], &mut t1);
+            c_times::<B>(&c_hat, &u[j], &mut t2);
+            split_cs(&mut t2, &mut t1);
             for (z, t) in y[j].iter_mut().zip(&t1) {
                 *z += *t;
             }
             B::reduce32(&mut y[j]);
             reject |= B::exceeds(&y[j], P::GAMMA1 - P::BETA);
+            for (w, t) in w[j].iter_mut().zip(&t2) {
+                *w -= *t;
+            }
         }
         // r0 = LowBits(w - c s2): ‖r0‖∞ ≥ γ2 - β rejects; ct0: ‖ct0‖∞ ≥ γ2
         // rejects; h = MakeHint(-ct0, w - cs2 + ct0), more than ω ones
         // rejects.
         let mut ones = 0u32;
         for i in 0..k {
-            c_times::<B>(&c_hat, &s2[i], &mut t1);
             let wi = &mut w[i];
-            for (w, t) in wi.iter_mut().zip(&t1) {
-                *w -= *t;
+            if i >= l {
+                c_times::<B>(&c_hat, &s2[i], &mut t1);
+                for (w, t) in wi.iter_mut().zip(&t1) {
+                    *w -= *t;
+                }
             }
             B::reduce32(wi);
             B::caddq(wi);
@@ -214,7 +254,7 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
     wipe(y.as_flattened_mut());
     wipe(y_hat.as_flattened_mut());
     wipe(w.as_flattened_mut());
-    wipe(s1.as_flattened_mut());
+    wipe(u.as_flattened_mut());
     wipe(s2.as_flattened_mut());
     wipe(t0.as_flattened_mut());
     wipe(&mut rho2);
@@ -236,5 +276,45 @@ impl<P: ParameterSet> Operation for Sign<'_, P> {
     type Output = ();
     fn run<B: Backend>(self) {
         sign::<P, B>(self.sk, self.msg, self.rnd, self.sig);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_cs;
+    use crate::params::{N, Q};
+
+    /// Every (c s1, c s2) pair with both in [-255, 255], given as any
+    /// representative in (-q, q) of c s1 + 512 c s2 (the inverse NTT's
+    /// range), splits back exactly.
+    #[test]
+    fn split_cs_exact_on_its_whole_domain() {
+        let mut pairs = (-255..=255).flat_map(|a| (-255..=255).map(move |b| (a, b)));
+        loop {
+            let mut x = [0i32; N];
+            let mut want = [(0, 0); N];
+            let mut n = 0;
+            for (i, (a, b)) in pairs.by_ref().take(N).enumerate() {
+                let v = a + 512 * b;
+                // Alternate the representatives v, v - q (or v + q).
+                x[i] = if i % 2 == 0 {
+                    v
+                } else if v >= 0 {
+                    v - Q
+                } else {
+                    v + Q
+                };
+                want[i] = (a, b);
+                n += 1;
+            }
+            if n == 0 {
+                break;
+            }
+            let mut cs1 = [0i32; N];
+            split_cs(&mut x, &mut cs1);
+            for i in 0..n {
+                assert_eq!((cs1[i], x[i]), want[i], "pair {:?}", want[i]);
+            }
+        }
     }
 }
