@@ -215,10 +215,13 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
                 B::make_hint::<GAMMA2_32>(&t1, wi, &mut t2)
             };
             ones += n;
-            let bits = &mut hints[i];
-            *bits = [0; 4];
-            for (c, &b) in t2.iter().enumerate() {
-                bits[c / 64] |= (b as u64) << (c % 64);
+            // 64 coefficients per word, accumulated in a register.
+            for (word, h) in hints[i].iter_mut().zip(t2.chunks_exact(64)) {
+                let mut acc = 0u64;
+                for (c, &b) in h.iter().enumerate() {
+                    acc |= (b as u64) << c;
+                }
+                *word = acc;
             }
         }
         reject |= ones > P::OMEGA as u32;
