@@ -9,7 +9,7 @@ use pqforge_core::ct::{self, wipe};
 use pqforge_core::keccak::Shake256;
 
 use crate::backend::{Backend, Operation, Poly, mat_vec};
-use crate::pack::{pack, pack_signed, unpack, unpack_signed};
+use crate::pack::{pack_i32, pack_signed, unpack_signed, unpack_with};
 use crate::params::{N, ParameterSet, PolyVec};
 
 /// Offsets of the expanded private key ρ || K || tr || s1 || s2 || t0.
@@ -57,8 +57,7 @@ pub(crate) fn t_rows<P: ParameterSet, B: Backend>(
 
 /// Packs t1 (10-bit fields).
 fn pack_t1(t1: &Poly, out: &mut [u8]) {
-    let v: [u32; N] = core::array::from_fn(|c| t1[c] as u32);
-    pack(&v, 10, out);
+    pack_i32(t1, 10, out);
 }
 
 /// KeyGen_internal(ξ): writes pk (`P::PK_BYTES`) and the expanded sk
@@ -156,16 +155,13 @@ fn recompute_public<P: ParameterSet, B: Backend>(
 /// (branch-free: the key is secret).
 fn s_in_range<P: ParameterSet>(sk: &[u8]) -> bool {
     let eb = SkLayout::eta_bytes::<P>();
-    let mut v = [0u32; N];
     let mut bad = 0u32;
     for chunk in sk[SkLayout::s::<P>(0)..SkLayout::t0::<P>(0)].chunks_exact(eb) {
-        unpack(chunk, P::ETA_BITS, &mut v);
-        for &f in &v {
+        unpack_with(chunk, P::ETA_BITS, |_, f| {
             // Field f encodes η - f; valid iff f ≤ 2η.
             bad |= (2 * P::ETA).wrapping_sub(f) >> 31;
-        }
+        });
     }
-    wipe(&mut v);
     bad == 0
 }
 

@@ -24,7 +24,7 @@ use pqforge_core::keccak::Shake256;
 
 use crate::backend::{Backend, Operation, Poly};
 use crate::keygen::SkLayout;
-use crate::pack::{pack, pack_signed, unpack_signed};
+use crate::pack::{pack_i32, pack_signed, unpack_signed};
 use crate::params::{GAMMA2_32, GAMMA2_88, MAX_K, N, ParameterSet, PolyVec, Q};
 use crate::verify::Message;
 
@@ -157,8 +157,7 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
             B::reduce32(wi);
             B::caddq(wi);
             decompose_p::<P, B>(wi, &mut t1, &mut t2);
-            let v: [u32; N] = core::array::from_fn(|c| t1[c] as u32);
-            pack(&v, P::W1_BITS, &mut w1_enc[..w1_bytes]);
+            pack_i32(&t1, P::W1_BITS, &mut w1_enc[..w1_bytes]);
             hc.absorb(&w1_enc[..w1_bytes]);
         }
         let (ctilde, rest) = sig.split_at_mut(P::CTILDE);

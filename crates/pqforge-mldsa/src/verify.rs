@@ -10,7 +10,7 @@ use core::marker::PhantomData;
 use pqforge_core::keccak::Shake256;
 
 use crate::backend::{Backend, Operation, Poly, mat_vec};
-use crate::pack::{pack, unpack, unpack_signed};
+use crate::pack::{pack_i32, unpack_signed, unpack_with};
 use crate::params::{D, GAMMA2_32, GAMMA2_88, N, ParameterSet, PolyVec};
 use crate::sample::sample_in_ball;
 
@@ -119,19 +119,13 @@ fn verify<P: ParameterSet, B: Backend>(pk: &[u8], msg: Message<'_>, sig: &[u8]) 
     hc.absorb(&mu);
     let mut t = [0i32; N];
     mat_vec::<P, B>(&rho, z_hat, |i, acc| {
-        // w'_i = NTT^-1(Σ_j Â[i][j] ∘ ẑ_j - ĉ ∘ NTT(t1_i · 2^d)).
-        let mut t1 = [0u32; N];
-        unpack(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, &mut t1);
-        for (t, &v) in t.iter_mut().zip(&t1) {
-            *t = (v as i32) << D;
-        }
+        // w'_i = NTT^-1(Σ_j Â[i][j] ∘ ẑ_j + ĉ ∘ NTT(-t1_i · 2^d)).
+        unpack_with(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, |n, v| {
+            t[n] = -((v as i32) << D);
+        });
         B::ntt(&mut t);
         B::reduce32(&mut t);
-        let tt = t;
-        B::pointwise(&mut t, &c, &tt);
-        for (x, y) in acc.iter_mut().zip(&t) {
-            *x -= *y;
-        }
+        B::pointwise_acc(acc, core::slice::from_ref(&c), core::slice::from_ref(&t));
         // Reduced before the inverse NTT (its butterflies add without
         // reducing: a missed reduction here overflows, eprint 2026/1032).
         B::reduce32(acc);
@@ -139,14 +133,12 @@ fn verify<P: ParameterSet, B: Backend>(pk: &[u8], msg: Message<'_>, sig: &[u8]) 
         B::reduce32(acc);
         B::caddq(acc);
         hint_row::<P>(henc, i, &mut t);
-        let tt = t;
         if P::GAMMA2 == GAMMA2_88 {
-            B::use_hint::<GAMMA2_88>(acc, &tt, &mut t);
+            B::use_hint::<GAMMA2_88>(acc, &t);
         } else {
-            B::use_hint::<GAMMA2_32>(acc, &tt, &mut t);
+            B::use_hint::<GAMMA2_32>(acc, &t);
         }
-        let v: [u32; N] = core::array::from_fn(|c| t[c] as u32);
-        pack(&v, P::W1_BITS, &mut w1_enc[..w1_bytes]);
+        pack_i32(acc, P::W1_BITS, &mut w1_enc[..w1_bytes]);
         hc.absorb(&w1_enc[..w1_bytes]);
     });
     let mut c2 = [0u8; 64];

@@ -127,10 +127,11 @@ pub(crate) trait Backend {
         }
         n
     }
-    /// UseHint of every coefficient (a in [0, q), h in {0, 1}).
-    fn use_hint<const G2: i32>(a: &Poly, h: &Poly, out: &mut Poly) {
-        for i in 0..N {
-            out[i] = crate::rounding::use_hint::<G2>(h[i] as u32, a[i]);
+    /// UseHint of every coefficient, in place: a_i in [0, q) becomes
+    /// UseHint(h_i, a_i) (h in {0, 1}).
+    fn use_hint<const G2: i32>(a: &mut Poly, h: &Poly) {
+        for (a, &h) in a.iter_mut().zip(h) {
+            *a = crate::rounding::use_hint::<G2>(h as u32, *a);
         }
     }
     /// Whether some |a_i| ≥ `bound` (|a_i| < 2^31 - 1; no early exit, no

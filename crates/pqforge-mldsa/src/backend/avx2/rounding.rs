@@ -133,16 +133,16 @@ pub(crate) unsafe fn make_hint<const G2: i32>(z: &Poly, r: &Poly, h: &mut Poly) 
 }
 
 /// UseHint of every coefficient a_i in [0, q) with hint h_i (0, or anything
-/// else meaning 1), equal to `rounding::use_hint`: HighBits(a_i), moved one
+/// else meaning 1), in place, equal to `rounding::use_hint`: HighBits(a_i), moved one
 /// step (mod m) up if h_i ≠ 0 and r0 > 0, down if h_i ≠ 0 and r0 ≤ 0
 /// (r0 = 0 goes down).
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn use_hint<const G2: i32>(a: &Poly, h: &Poly, out: &mut Poly) {
+pub(crate) unsafe fn use_hint<const G2: i32>(a: &mut Poly, h: &Poly) {
     let zero = _mm256_setzero_si256();
-    for ((av, hv), ov) in rows(a).iter().zip(rows(h)).zip(rows_mut(out)) {
+    for (av, hv) in rows_mut(a).iter_mut().zip(rows(h)) {
         let (r1, r0) = decompose_v::<G2>(load8(av));
         // +1 where r0 > 0 (a signed compare: r0 = 0 is not up), else -1;
         // 0 where the hint is 0.
@@ -164,7 +164,7 @@ pub(crate) unsafe fn use_hint<const G2: i32>(a: &Poly, h: &Poly, out: &mut Poly)
             );
             _mm256_andnot_si256(_mm256_cmpgt_epi32(v, _mm256_set1_epi32(43)), v)
         };
-        store8(ov, v);
+        store8(av, v);
     }
 }
 
@@ -270,9 +270,9 @@ mod tests {
     }
 
     fn use_hint_case<const G2: i32>(r: &Poly, h: &Poly) {
-        let mut got = [0; N];
+        let mut got = *r;
         // SAFETY: the callers checked for AVX2.
-        unsafe { use_hint::<G2>(r, h, &mut got) };
+        unsafe { use_hint::<G2>(&mut got, h) };
         for i in 0..N {
             let want = portable::use_hint::<G2>(h[i] as u32, r[i]);
             assert_eq!(got[i], want, "use_hint::<{G2}>(h = {}, r = {})", h[i], r[i]);
@@ -299,13 +299,13 @@ mod tests {
         // The r0 = 0 values themselves (r = 2γ2 · r1, r1 > 0): down.
         for (g2, m) in [(GAMMA2_88, 44), (GAMMA2_32, 16)] {
             let r: Poly = core::array::from_fn(|i| 2 * g2 * (1 + i as i32 % (m - 1)));
-            let mut got = [0; N];
+            let mut got = r;
             // SAFETY: AVX2 detected above.
             unsafe {
                 if g2 == GAMMA2_88 {
-                    use_hint::<GAMMA2_88>(&r, &ones, &mut got);
+                    use_hint::<GAMMA2_88>(&mut got, &ones);
                 } else {
-                    use_hint::<GAMMA2_32>(&r, &ones, &mut got);
+                    use_hint::<GAMMA2_32>(&mut got, &ones);
                 }
             }
             for i in 0..N {
