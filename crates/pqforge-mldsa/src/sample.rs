@@ -6,11 +6,27 @@
 use pqforge_core::ctgrind;
 use pqforge_core::keccak::{Shake128, Shake256};
 
+use crate::arith::montgomery_reduce;
 use crate::params::{N, Q};
 
 /// RejNTTPoly: the entry (r, s) of Â from G(ρ || s || r) (the column byte
 /// first).
 pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8, a: &mut [i32; N]) {
+    rej_ntt_with(rho, s, r, |j, z| a[j] = z);
+}
+
+/// `acc += Â[r][s] ∘ v · 2^-32` with the entry multiplied in as it is
+/// sampled (no entry buffer): the same sums as RejNTTPoly followed by
+/// `Backend::pointwise_acc` on the portable backend.
+pub fn rej_ntt_poly_acc(rho: &[u8; 32], s: u8, r: u8, v: &[i32; N], acc: &mut [i32; N]) {
+    rej_ntt_with(rho, s, r, |j, z| {
+        acc[j] += montgomery_reduce(i64::from(z) * i64::from(v[j]));
+    });
+}
+
+/// RejNTTPoly's coefficients in order: `put(j, a_j)` for j = 0..256.
+#[inline(always)]
+fn rej_ntt_with(rho: &[u8; 32], s: u8, r: u8, mut put: impl FnMut(usize, i32)) {
     let mut g = Shake128::new();
     g.absorb(rho);
     g.absorb(&[s, r]);
@@ -22,7 +38,7 @@ pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8, a: &mut [i32; N]) {
         for c in buf.chunks_exact(3) {
             let z = i32::from(c[0]) | i32::from(c[1]) << 8 | i32::from(c[2] & 0x7F) << 16;
             if z < Q && j < N {
-                a[j] = z;
+                put(j, z);
                 j += 1;
             }
         }

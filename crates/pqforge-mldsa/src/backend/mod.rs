@@ -32,8 +32,13 @@ pub(crate) type Poly = [i32; N];
 
 /// Whether key generation and verification sample Â whole (x86_64: every
 /// four-lane Keccak call filled, 16 to 56 KB of stack) or one entry at a
-/// time (elsewhere: a Cortex-M4 holds one entry).
-pub(crate) const WHOLE_MATRIX: bool = cfg!(target_arch = "x86_64");
+/// time, multiplied in as it is sampled (elsewhere: the Cortex-M4's path;
+/// also x86_64 builds with `--cfg pqforge_backend="portable"`, so that the
+/// host tests and the valgrind harness of the M4 code run it).
+pub(crate) const WHOLE_MATRIX: bool = cfg!(all(
+    target_arch = "x86_64",
+    not(pqforge_backend = "portable")
+));
 
 /// Â ∘ v row by row: `f(i, acc)` with acc = Σ_j Â[i][j] ∘ v_j · 2^-32
 /// (|acc| < ℓ q, not reduced), for each row i of a k × ℓ matrix.
@@ -55,12 +60,12 @@ pub(crate) fn mat_vec<P: crate::params::ParameterSet, B: Backend>(
             f(i, &mut acc);
         }
     } else {
-        let mut a = [[0i32; N]; 1];
+        // Each entry multiplied into `acc` as it is sampled: no 1 KB entry
+        // buffer (the Cortex-M4's stack).
         for i in 0..k {
             acc.fill(0);
-            for j in 0..l {
-                B::expand_a(rho, l, i, j, &mut a);
-                B::pointwise_acc(&mut acc, &a, &v[j..=j]);
+            for (j, vj) in v.iter().enumerate() {
+                crate::sample::rej_ntt_poly_acc(rho, j as u8, i as u8, vj, &mut acc);
             }
             f(i, &mut acc);
         }
