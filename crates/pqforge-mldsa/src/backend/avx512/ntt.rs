@@ -5,7 +5,8 @@
 //! multiplies the even 32-bit lanes into 64-bit products, the odd lanes go
 //! through a second multiply after a 32-bit shift, and with
 //! t = (a z mod 2^32) q^-1 mod 2^32 the high halves of a z and t q subtract
-//! exactly. Every product is bit-identical to
+//! exactly. (With a constant z, t is one `_mm512_mullo_epi32` by the
+//! precomputed z q^-1 for all 16 lanes.) Every product is bit-identical to
 //! `arith::montgomery_reduce(a * z)`, every butterfly does the portable
 //! loop's additions, so `ntt`, `invntt_tomont` and `pointwise_montgomery`
 //! return exactly what the portable functions return (same values, same
@@ -26,8 +27,9 @@
 
 use core::arch::x86_64::{
     __m512i, _MM_PERM_DDBB, _mm512_add_epi32, _mm512_add_epi64, _mm512_loadu_si512,
-    _mm512_mask_shuffle_epi32, _mm512_mul_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32,
-    _mm512_setzero_si512, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi32,
+    _mm512_mask_shuffle_epi32, _mm512_mul_epi32, _mm512_mullo_epi32, _mm512_permutex2var_epi32,
+    _mm512_set1_epi32, _mm512_setzero_si512, _mm512_srli_epi64, _mm512_storeu_si512,
+    _mm512_sub_epi32,
 };
 
 use super::Poly;
@@ -156,14 +158,13 @@ const _: () = assert!(
 );
 
 /// A Montgomery multiplier in the form [`mont_mul`] takes: z and
-/// z q^-1 mod 2^32 for the even lanes (`z`, `zq`) and for the odd lanes
-/// (`zo`, `zqo`, read from their even positions).
+/// z q^-1 mod 2^32 in every lane (`z`, `zq`), and the odd lanes' z in the
+/// even positions (`zo`, the ones `_mm512_mul_epi32` reads).
 #[derive(Clone, Copy)]
 struct Tw {
     z: __m512i,
     zq: __m512i,
     zo: __m512i,
-    zqo: __m512i,
 }
 
 /// The same multiplier z in every lane.
@@ -172,12 +173,7 @@ struct Tw {
 fn tw_bcast(z: i32) -> Tw {
     let zq = _mm512_set1_epi32(z.wrapping_mul(QINV));
     let z = _mm512_set1_epi32(z);
-    Tw {
-        z,
-        zq,
-        zo: z,
-        zqo: zq,
-    }
+    Tw { z, zq, zo: z }
 }
 
 /// A row of [`lane_twiddles`] whose odd lanes repeat the even ones
@@ -186,15 +182,10 @@ fn tw_bcast(z: i32) -> Tw {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 fn tw_pairs(t: &[[i32; 16]; 2]) -> Tw {
     let (z, zq) = (load16(&t[0]), load16(&t[1]));
-    Tw {
-        z,
-        zq,
-        zo: z,
-        zqo: zq,
-    }
+    Tw { z, zq, zo: z }
 }
 
-/// Any row of [`lane_twiddles`]: the odd lanes' factors shifted down.
+/// Any row of [`lane_twiddles`]: the odd lanes' z shifted down.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 fn tw_lanes(t: &[[i32; 16]; 2]) -> Tw {
@@ -203,7 +194,6 @@ fn tw_lanes(t: &[[i32; 16]; 2]) -> Tw {
         z,
         zq,
         zo: _mm512_srli_epi64::<32>(z),
-        zqo: _mm512_srli_epi64::<32>(zq),
     }
 }
 
@@ -260,16 +250,17 @@ fn reduce_products(pe: __m512i, po: __m512i) -> __m512i {
 }
 
 /// Lane-wise `montgomery_reduce(a * z)` (bit-identical), z given with its
-/// precomputed z q^-1.
+/// precomputed z q^-1: t = a z q^-1 mod 2^32 for all 16 lanes at once
+/// (`vpmulld`), then the even and odd 64-bit products a z and t q.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 fn mont_mul(a: __m512i, w: Tw) -> __m512i {
     let q = _mm512_set1_epi32(Q);
-    let ao = _mm512_srli_epi64::<32>(a);
+    let t = _mm512_mullo_epi32(a, w.zq);
     let pe = _mm512_mul_epi32(a, w.z);
-    let po = _mm512_mul_epi32(ao, w.zo);
-    let ue = _mm512_mul_epi32(_mm512_mul_epi32(a, w.zq), q);
-    let uo = _mm512_mul_epi32(_mm512_mul_epi32(ao, w.zqo), q);
+    let po = _mm512_mul_epi32(_mm512_srli_epi64::<32>(a), w.zo);
+    let ue = _mm512_mul_epi32(t, q);
+    let uo = _mm512_mul_epi32(_mm512_srli_epi64::<32>(t), q);
     merge_high(_mm512_sub_epi32(pe, ue), _mm512_sub_epi32(po, uo))
 }
 
@@ -299,6 +290,18 @@ fn regroup(x: __m512i, y: __m512i, idx: &[[i32; 16]; 2]) -> (__m512i, __m512i) {
     )
 }
 
+/// `$body` once for each `$i` of the list, written out: with constant
+/// indices the 16 registers of a polynomial stay in registers (LLVM does not
+/// fully unroll loops of this size and keeps the array in memory).
+macro_rules! unroll {
+    ($i:ident in [$($n:expr),* $(,)?] $body:block) => {
+        $({
+            let $i: usize = $n;
+            $body
+        })*
+    };
+}
+
 /// Forward NTT in place, equal to `arith::ntt` (standard bit-reversed
 /// output order, no reduction): inputs with |a_i| < q give |â_i| < 9q.
 ///
@@ -307,32 +310,26 @@ fn regroup(x: __m512i, y: __m512i, idx: &[[i32; 16]; 2]) -> (__m512i, __m512i) {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 pub(crate) unsafe fn ntt(a: &mut Poly) {
     let mut v = [_mm512_setzero_si512(); 16];
-    for (i, x) in v.iter_mut().enumerate() {
-        *x = load(a, i);
-    }
-    // Distance 128: registers i and i + 8.
-    let w = tw_bcast(ZETAS[1]);
-    for i in 0..8 {
-        (v[i], v[i + 8]) = ct(v[i], v[i + 8], w);
-    }
-    // Distance 64, 32, 16: blocks of 8, 4, 2 registers.
-    for b in 0..2 {
-        let w = tw_bcast(ZETAS[2 + b]);
-        for i in 8 * b..8 * b + 4 {
-            (v[i], v[i + 4]) = ct(v[i], v[i + 4], w);
-        }
-    }
-    for b in 0..4 {
-        let w = tw_bcast(ZETAS[4 + b]);
-        for i in 4 * b..4 * b + 2 {
-            (v[i], v[i + 2]) = ct(v[i], v[i + 2], w);
-        }
-    }
-    for b in 0..8 {
-        (v[2 * b], v[2 * b + 1]) = ct(v[2 * b], v[2 * b + 1], tw_bcast(ZETAS[8 + b]));
-    }
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+        v[i] = load(a, i);
+    });
+    // Distance 128, 64, 32, 16: registers i and i + 8 (4, 2, 1), in blocks
+    // of 16 (8, 4, 2) registers with twiddle ZETAS[1] (ZETAS[2 + block],
+    // ...).
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+        (v[i], v[i + 8]) = ct(v[i], v[i + 8], tw_bcast(ZETAS[1]));
+    });
+    unroll!(i in [0, 1, 2, 3, 8, 9, 10, 11] {
+        (v[i], v[i + 4]) = ct(v[i], v[i + 4], tw_bcast(ZETAS[2 + i / 8]));
+    });
+    unroll!(i in [0, 1, 4, 5, 8, 9, 12, 13] {
+        (v[i], v[i + 2]) = ct(v[i], v[i + 2], tw_bcast(ZETAS[4 + i / 4]));
+    });
+    unroll!(i in [0, 2, 4, 6, 8, 10, 12, 14] {
+        (v[i], v[i + 1]) = ct(v[i], v[i + 1], tw_bcast(ZETAS[8 + i / 2]));
+    });
     // Distances 8, 4, 2, 1 inside each register pair.
-    for m in 0..8 {
+    unroll!(m in [0, 1, 2, 3, 4, 5, 6, 7] {
         let (x, y) = regroup(v[2 * m], v[2 * m + 1], &STD_TO_8);
         let (x, y) = ct(x, y, tw_pairs(&FWD8[m]));
         let (x, y) = regroup(x, y, &P8_TO_4);
@@ -344,7 +341,7 @@ pub(crate) unsafe fn ntt(a: &mut Poly) {
         let (x, y) = regroup(x, y, &P1_TO_STD);
         store(a, 2 * m, x);
         store(a, 2 * m + 1, y);
-    }
+    });
 }
 
 /// Inverse NTT in place with the factor 2^32 of `arith::invntt_tomont`,
@@ -356,7 +353,7 @@ pub(crate) unsafe fn ntt(a: &mut Poly) {
 pub(crate) unsafe fn invntt_tomont(a: &mut Poly) {
     let mut v = [_mm512_setzero_si512(); 16];
     // Distances 1, 2, 4, 8 inside each register pair.
-    for m in 0..8 {
+    unroll!(m in [0, 1, 2, 3, 4, 5, 6, 7] {
         let (x, y) = regroup(load(a, 2 * m), load(a, 2 * m + 1), &STD_TO_1);
         let (x, y) = gs(x, y, tw_lanes(&INV1[m]));
         let (x, y) = regroup(x, y, &P1_TO_2);
@@ -366,32 +363,26 @@ pub(crate) unsafe fn invntt_tomont(a: &mut Poly) {
         let (x, y) = regroup(x, y, &P4_TO_8);
         let (x, y) = gs(x, y, tw_pairs(&INV8[m]));
         (v[2 * m], v[2 * m + 1]) = regroup(x, y, &P8_TO_STD);
-    }
-    // Distance 16, 32, 64: blocks of 2, 4, 8 registers.
-    for b in 0..8 {
-        (v[2 * b], v[2 * b + 1]) = gs(v[2 * b], v[2 * b + 1], tw_bcast(-ZETAS[15 - b]));
-    }
-    for b in 0..4 {
-        let w = tw_bcast(-ZETAS[7 - b]);
-        for i in 4 * b..4 * b + 2 {
-            (v[i], v[i + 2]) = gs(v[i], v[i + 2], w);
-        }
-    }
-    for b in 0..2 {
-        let w = tw_bcast(-ZETAS[3 - b]);
-        for i in 8 * b..8 * b + 4 {
-            (v[i], v[i + 4]) = gs(v[i], v[i + 4], w);
-        }
-    }
-    // Distance 128, then the scale by F_INV.
-    let w = tw_bcast(-ZETAS[1]);
-    for i in 0..8 {
-        (v[i], v[i + 8]) = gs(v[i], v[i + 8], w);
-    }
-    let f = tw_bcast(F_INV);
-    for (i, x) in v.into_iter().enumerate() {
-        store(a, i, mont_mul(x, f));
-    }
+    });
+    // Distance 16, 32, 64, 128: registers i and i + 1 (2, 4, 8), in blocks
+    // of 2 (4, 8, 16) registers with twiddle -ZETAS[15 - block] (...,
+    // -ZETAS[1]).
+    unroll!(i in [0, 2, 4, 6, 8, 10, 12, 14] {
+        (v[i], v[i + 1]) = gs(v[i], v[i + 1], tw_bcast(-ZETAS[15 - i / 2]));
+    });
+    unroll!(i in [0, 1, 4, 5, 8, 9, 12, 13] {
+        (v[i], v[i + 2]) = gs(v[i], v[i + 2], tw_bcast(-ZETAS[7 - i / 4]));
+    });
+    unroll!(i in [0, 1, 2, 3, 8, 9, 10, 11] {
+        (v[i], v[i + 4]) = gs(v[i], v[i + 4], tw_bcast(-ZETAS[3 - i / 8]));
+    });
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+        (v[i], v[i + 8]) = gs(v[i], v[i + 8], tw_bcast(-ZETAS[1]));
+    });
+    // The scale by F_INV.
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+        store(a, i, mont_mul(v[i], tw_bcast(F_INV)));
+    });
 }
 
 /// c = a ∘ b · 2^-32, equal to `arith::pointwise_montgomery`: for
