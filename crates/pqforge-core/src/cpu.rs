@@ -216,6 +216,9 @@ tokens! {
     Avx2Pclmul: avx2, pclmulqdq => "avx2,pclmulqdq";
     /// AVX2 and VPCLMULQDQ on 256-bit registers (no AVX-512 needed).
     Avx2Vpclmul: avx2, pclmulqdq, vpclmulqdq => "avx2,pclmulqdq,vpclmulqdq";
+    /// AVX-512 Foundation, Byte and Word, and Vector Length extensions
+    /// (512-bit integer lanes, opmask registers), with AVX2.
+    Avx512: avx512f, avx512bw, avx512vl, avx2 => "avx512f,avx512bw,avx512vl,avx2";
     /// AVX-512 (F, BW, VL) with VPCLMULQDQ.
     Avx512Vpclmul: avx512f, avx512bw, avx512vl, vpclmulqdq, pclmulqdq, avx2
         => "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,avx2";
@@ -239,7 +242,21 @@ impl Avx2Vpclmul {
     }
 }
 
+impl Avx512 {
+    /// The AVX2 part.
+    #[must_use]
+    pub const fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+}
+
 impl Avx512Vpclmul {
+    /// The AVX-512 (F, BW, VL) part.
+    #[must_use]
+    pub const fn avx512(self) -> Avx512 {
+        Avx512(())
+    }
+
     /// The AVX2 + PCLMULQDQ part.
     #[must_use]
     pub const fn avx2_pclmul(self) -> Avx2Pclmul {
@@ -332,5 +349,12 @@ mod tests {
         assert_eq!(super::avx512f(), std::is_x86_feature_detected!("avx512f"));
         assert_eq!(super::avx512bw(), std::is_x86_feature_detected!("avx512bw"));
         assert_eq!(super::avx512vl(), std::is_x86_feature_detected!("avx512vl"));
+        assert_eq!(
+            super::Avx512::detect().is_some(),
+            std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("avx2")
+        );
     }
 }

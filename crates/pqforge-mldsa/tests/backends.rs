@@ -119,3 +119,24 @@ fn backends_agree_on_wycheproof_verify() {
         assert!(n == 0 || n > 600, "{n} cases compared");
     }
 }
+
+/// The dispatch picks the last available backend of `Backend::ALL` (listed
+/// from the slowest to the fastest): AVX-512 where the CPU has it.
+#[test]
+fn dispatch_picks_the_fastest_available_backend() {
+    let best = Backend::ALL
+        .into_iter()
+        .rev()
+        .find(|b| b.is_available())
+        .expect("portable is always available");
+    eprintln!(
+        "available: {:?}; selected: {}",
+        Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_available())
+            .map(Backend::name)
+            .collect::<Vec<_>>(),
+        Backend::selected().name()
+    );
+    assert_eq!(Backend::selected(), best);
+}

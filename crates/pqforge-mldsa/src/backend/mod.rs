@@ -8,6 +8,8 @@
 //!   Power2Round, Decompose, MakeHint, UseHint and the norm check on
 //!   8 × 32-bit lanes; ExpandA, ExpandS and ExpandMask four polynomials at
 //!   a time with the four-lane Keccak.
+//! * `Avx512` (`avx512/`, x86_64): the AVX2 backend with NTT, inverse NTT
+//!   and the pointwise products on 16 × 32-bit lanes.
 //!
 //! Every kernel has one contract (coefficient order, output ranges) in every
 //! backend; the differential tests check the backends against each other.
@@ -18,11 +20,14 @@ pub(crate) use portable::Portable;
 
 pqforge_core::x86_simd! {
     mod avx2;
+    mod avx512;
 }
-// rustfmt does not follow `mod` items inside a macro call: this
-// never-compiled twin lets `cargo fmt` reach the files.
+// rustfmt does not follow `mod` items inside a macro call: these
+// never-compiled twins let `cargo fmt` reach the files.
 #[cfg(any())]
 mod avx2;
+#[cfg(any())]
+mod avx512;
 
 use crate::params::N;
 
@@ -74,7 +79,7 @@ pub(crate) fn mat_vec<P: crate::params::ParameterSet, B: Backend>(
 
 /// The kernels of one instruction set. The defaults are the portable ones.
 pub(crate) trait Backend {
-    /// `portable` or `avx2`.
+    /// `portable`, `avx2` or `avx512`.
     const NAME: &'static str;
 
     /// Forward NTT; in: |a_i| < q (or small); out: |â_i| < 9q.
@@ -189,10 +194,13 @@ pub(crate) trait Operation {
     fn run<B: Backend>(self) -> Self::Output;
 }
 
-/// Runs `op` on the fastest backend this CPU supports: the one CPU check
-/// of a public call.
+/// Runs `op` on the fastest backend this CPU supports (AVX-512, else AVX2,
+/// else portable): the one CPU check of a public call.
 pub(crate) fn run<O: Operation>(op: O) -> O::Output {
     pqforge_core::x86_simd! {{
+        if let Some(token) = pqforge_core::cpu::Avx512::detect() {
+            return avx512::run(token, op);
+        }
         if let Some(token) = pqforge_core::cpu::Avx2::detect() {
             return avx2::run(token, op);
         }
@@ -217,18 +225,22 @@ pub enum Which {
     Portable,
     /// x86_64 AVX2.
     Avx2,
+    /// x86_64 AVX-512 (F, BW, VL): the NTT-domain kernels on 512-bit
+    /// registers, the rest AVX2.
+    Avx512,
 }
 
 impl Which {
-    /// Every backend this crate knows.
-    pub const ALL: [Which; 2] = [Which::Portable, Which::Avx2];
+    /// Every backend this crate knows, from the slowest to the fastest.
+    pub const ALL: [Which; 3] = [Which::Portable, Which::Avx2, Which::Avx512];
 
-    /// `portable` or `avx2`.
+    /// `portable`, `avx2` or `avx512`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Which::Portable => "portable",
             Which::Avx2 => "avx2",
+            Which::Avx512 => "avx512",
         }
     }
 
@@ -267,8 +279,11 @@ pub(crate) fn run_on<O: Operation>(which: Which, op: O) -> Option<O::Output> {
         return Some(op.run::<Portable>());
     }
     pqforge_core::x86_simd! {{
-        if let Some(token) = pqforge_core::cpu::Avx2::detect() {
-            return Some(avx2::run(token, op));
+        if which == Which::Avx512 {
+            return pqforge_core::cpu::Avx512::detect().map(|token| avx512::run(token, op));
+        }
+        if which == Which::Avx2 {
+            return pqforge_core::cpu::Avx2::detect().map(|token| avx2::run(token, op));
         }
     }}
     None

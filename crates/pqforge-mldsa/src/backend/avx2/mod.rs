@@ -38,8 +38,8 @@ use crate::params::N;
 pub(crate) type Poly = [i32; N];
 
 /// The AVX2 kernels. Invariant: its methods run only inside [`run_avx2`]
-/// (reached through a token), or in this module's tests after detecting
-/// AVX2.
+/// or `avx512::run_avx512` (each reached through a token; AVX-512's
+/// includes AVX2), or in the backends' tests after detecting AVX2.
 pub(crate) struct Avx2;
 
 /// Four lanes for a four-way sampler: the polynomials of `chunk` (1 to 4),
@@ -183,17 +183,18 @@ fn run_avx2<O: Operation>(op: O) -> O::Output {
     op.run::<Avx2>()
 }
 
-/// Helpers of the kernels' tests.
+/// Helpers of the kernels' tests (this backend's and `avx512`'s).
 #[cfg(test)]
-mod testutil {
+pub(in crate::backend) mod testutil {
     extern crate std;
 
     use pqforge_core::testing::TestRng;
 
     use super::Poly;
+    use crate::params::N;
 
     /// Whether the CPU has AVX2; if not, prints that test `name` is skipped.
-    pub(super) fn avx2_or_skip(name: &str) -> bool {
+    pub(in crate::backend) fn avx2_or_skip(name: &str) -> bool {
         let ok = std::is_x86_feature_detected!("avx2");
         if !ok {
             std::eprintln!("{name}: skipped (this CPU has no AVX2)");
@@ -202,14 +203,28 @@ mod testutil {
     }
 
     /// A value uniform in [lo, hi].
-    pub(super) fn in_range(rng: &mut TestRng, lo: i32, hi: i32) -> i32 {
+    pub(in crate::backend) fn in_range(rng: &mut TestRng, lo: i32, hi: i32) -> i32 {
         let span = (i64::from(hi) - i64::from(lo) + 1) as u64;
         (i64::from(lo) + (rng.next_u64() % span) as i64) as i32
     }
 
     /// A polynomial with coefficients uniform in [lo, hi].
-    pub(super) fn poly_in(rng: &mut TestRng, lo: i32, hi: i32) -> Poly {
+    pub(in crate::backend) fn poly_in(rng: &mut TestRng, lo: i32, hi: i32) -> Poly {
         core::array::from_fn(|_| in_range(rng, lo, hi))
+    }
+
+    /// Extreme inputs within |x| ≤ m: constants, alternating signs, one
+    /// spike per lane position.
+    pub(in crate::backend) fn edges(m: i32) -> impl Iterator<Item = Poly> {
+        let consts = [m, -m, 0, 1, -1].into_iter().map(|v| [v; N]);
+        let alt =
+            (0..4).map(move |s| core::array::from_fn(|i| if (i >> s) & 1 == 0 { m } else { -m }));
+        let spikes = (0..16).map(move |p| {
+            let mut a = [0; N];
+            a[p * 17 % N] = if p % 2 == 0 { m } else { -m };
+            a
+        });
+        consts.chain(alt).chain(spikes)
     }
 }
 
@@ -217,7 +232,7 @@ mod testutil {
 /// `cargo test --release -p pqforge-mldsa --lib avx2_timings -- --ignored
 /// --nocapture` (the test profile's debug assertions slow the loads down).
 #[cfg(test)]
-mod timing {
+pub(in crate::backend) mod timing {
     extern crate std;
 
     use core::hint::black_box;
@@ -235,7 +250,7 @@ mod timing {
     /// Nanoseconds per call of `f`: the best of 200 runs of `iters / 100`
     /// calls (short runs, so that some escape preemption on a shared
     /// machine).
-    fn ns(iters: u32, mut f: impl FnMut()) -> f64 {
+    pub(in crate::backend) fn ns(iters: u32, mut f: impl FnMut()) -> f64 {
         let per_run = (iters / 100).max(1);
         let mut best = f64::MAX;
         for _ in 0..200 {

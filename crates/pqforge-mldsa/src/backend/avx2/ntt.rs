@@ -390,26 +390,12 @@ mod tests {
 
     use pqforge_core::testing::TestRng;
 
-    use super::super::testutil::{avx2_or_skip, poly_in};
+    use super::super::testutil::{avx2_or_skip, edges, poly_in};
     use super::*;
     use crate::arith;
     use crate::params::N;
 
     const Q9: i32 = 9 * Q;
-
-    /// Extreme inputs within |x| ≤ m: constants, alternating signs, one
-    /// spike per lane position.
-    fn edges(m: i32) -> impl Iterator<Item = Poly> {
-        let consts = [m, -m, 0, 1, -1].into_iter().map(|v| [v; N]);
-        let alt =
-            (0..4).map(move |s| core::array::from_fn(|i| if (i >> s) & 1 == 0 { m } else { -m }));
-        let spikes = (0..16).map(move |p| {
-            let mut a = [0; N];
-            a[p * 17 % N] = if p % 2 == 0 { m } else { -m };
-            a
-        });
-        consts.chain(alt).chain(spikes)
-    }
 
     fn modq(x: i64) -> i64 {
         x.rem_euclid(i64::from(Q))
