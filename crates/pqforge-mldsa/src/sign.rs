@@ -57,6 +57,57 @@ fn split_cs(x: &mut Poly, cs1: &mut Poly) {
     }
 }
 
+/// ExpandMask's polynomials in nonce order, drawn in whole batches of
+/// `B::MaskBuf`'s size: with a four-lane Keccak, the ℓ = 5 masks of an
+/// ML-DSA-65 attempt cost 1.25 batches on average instead of 2 (ℓ = 7:
+/// 1.75 instead of 2). The polynomials past the accepted attempt are
+/// computed for nothing (and wiped). With an empty buffer it is
+/// ExpandMask itself.
+struct MaskStream<B: Backend> {
+    buf: B::MaskBuf,
+    /// Index in `buf` of the next unused polynomial (its length: empty).
+    next: usize,
+    /// Nonce of the first polynomial the next batch computes.
+    nonce: u16,
+}
+
+impl<B: Backend> MaskStream<B> {
+    fn new() -> Self {
+        let mut buf = B::MASK_BUF;
+        let next = buf.as_mut().len();
+        Self {
+            buf,
+            next,
+            nonce: 0,
+        }
+    }
+
+    /// y = ExpandMask(ρ'', κ) for the next ℓ = `y.len()` nonces.
+    fn next_masks(&mut self, rho2: &[u8; 64], gamma1_bits: u32, y: &mut [Poly]) {
+        let buf = self.buf.as_mut();
+        if buf.is_empty() {
+            B::expand_mask(rho2, self.nonce, gamma1_bits, y);
+            self.nonce = self.nonce.wrapping_add(y.len() as u16);
+            return;
+        }
+        for p in y {
+            if self.next == buf.len() {
+                B::expand_mask(rho2, self.nonce, gamma1_bits, buf);
+                self.nonce = self.nonce.wrapping_add(buf.len() as u16);
+                self.next = 0;
+            }
+            *p = buf[self.next];
+            self.next += 1;
+        }
+    }
+}
+
+impl<B: Backend> Drop for MaskStream<B> {
+    fn drop(&mut self) {
+        wipe(self.buf.as_mut().as_flattened_mut());
+    }
+}
+
 /// The signing key in the form every attempt uses: `u` = NTT(s1 + 512 s2)
 /// for the first ℓ rows, `s2` = NTT(s2) for rows ℓ..k.
 struct Expanded<P: ParameterSet> {
@@ -127,7 +178,7 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
     let zbits = P::GAMMA1_BITS + 1;
     let zbytes = 32 * zbits as usize;
     let w1_bytes = 32 * P::W1_BITS as usize;
-    let mut kappa: u16 = 0;
+    let mut masks = MaskStream::<B>::new();
     let mut y = P::VecL::zero();
     let mut y_hat = P::VecL::zero();
     let mut w = P::VecK::zero();
@@ -139,8 +190,7 @@ fn sign<P: ParameterSet, B: Backend>(sk: &[u8], msg: Message<'_>, rnd: &[u8; 32]
     let mut w1_enc = [0u8; 192];
     loop {
         // y = ExpandMask(ρ'', κ); ŷ = NTT(y).
-        B::expand_mask(&rho2, kappa, P::GAMMA1_BITS, y);
-        kappa = kappa.wrapping_add(l as u16);
+        masks.next_masks(&rho2, P::GAMMA1_BITS, y);
         for (yh, y) in y_hat.iter_mut().zip(y.iter()) {
             *yh = *y;
             B::ntt(yh);

@@ -81,6 +81,13 @@ pub(crate) fn mat_vec<P: crate::params::ParameterSet, B: Backend>(
 pub(crate) trait Backend {
     /// `portable`, `avx2` or `avx512`.
     const NAME: &'static str;
+    /// Signing's buffer of ExpandMask polynomials (see `sign::MaskStream`):
+    /// as many as [`Backend::expand_mask`] computes at the cost of one
+    /// (four with a four-lane Keccak), or none (one at a time: no stack
+    /// spent on it, as on the Cortex-M4).
+    type MaskBuf: AsMut<[Poly]>;
+    /// The empty (all-zero) [`Backend::MaskBuf`].
+    const MASK_BUF: Self::MaskBuf;
 
     /// Forward NTT; in: |a_i| < q (or small); out: |â_i| < 9q.
     fn ntt(a: &mut Poly) {

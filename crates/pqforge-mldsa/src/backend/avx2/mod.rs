@@ -54,6 +54,8 @@ fn lanes<'a>(chunk: &'a mut [Poly], scratch: &'a mut [Poly; 3]) -> [&'a mut Poly
 
 impl Backend for Avx2 {
     const NAME: &'static str = "avx2";
+    type MaskBuf = [Poly; 4];
+    const MASK_BUF: [Poly; 4] = [[0; N]; 4];
 
     #[inline]
     fn ntt(a: &mut Poly) {

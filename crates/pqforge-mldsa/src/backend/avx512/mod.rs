@@ -43,6 +43,8 @@ pub(crate) struct Avx512;
 
 impl Backend for Avx512 {
     const NAME: &'static str = "avx512";
+    type MaskBuf = <Avx2 as Backend>::MaskBuf;
+    const MASK_BUF: Self::MaskBuf = Avx2::MASK_BUF;
 
     #[inline]
     fn ntt(a: &mut Poly) {
