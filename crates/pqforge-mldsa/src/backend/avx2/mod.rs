@@ -30,6 +30,7 @@ pub(crate) mod rounding;
 pub(crate) mod sample;
 
 use pqforge_core::cpu;
+use pqforge_core::keccak_x4::{Shake128x4, Shake256x4};
 
 use super::{Backend, Operation};
 use crate::params::N;
@@ -42,13 +43,16 @@ pub(crate) type Poly = [i32; N];
 /// includes AVX2), or in the backends' tests after detecting AVX2.
 pub(crate) struct Avx2;
 
-/// Four lanes for a four-way sampler: the polynomials of `chunk` (1 to 4),
+/// `L` lanes for an `L`-way sampler: the polynomials of `chunk` (1 to `L`),
 /// then scratch ones for the unused lanes.
-fn lanes<'a>(chunk: &'a mut [Poly], scratch: &'a mut [Poly; 3]) -> [&'a mut Poly; 4] {
+fn lanes<'a, const L: usize>(
+    chunk: &'a mut [Poly],
+    scratch: &'a mut [Poly; L],
+) -> [&'a mut Poly; L] {
     let mut it = chunk.iter_mut().chain(scratch.iter_mut());
     core::array::from_fn(|_| {
         it.next()
-            .unwrap_or_else(|| unreachable!("1 to 4 + 3 lanes"))
+            .unwrap_or_else(|| unreachable!("1 to L + L lanes"))
     })
 }
 
@@ -122,55 +126,106 @@ impl Backend for Avx2 {
         unsafe { ball::sample_in_ball_ct(ctilde, tau, c) }
     }
     fn expand_a(rho: &[u8; 32], l: usize, row: usize, col: usize, out: &mut [Poly]) {
-        let mut scratch = [[0i32; N]; 3];
-        let (mut r, mut s) = (row, col);
-        for chunk in out.chunks_mut(4) {
-            let n = chunk.len();
-            let mut idx = [(0u8, 0u8); 4];
-            for j in 0..4 {
-                if j < n {
-                    idx[j] = (s as u8, r as u8);
-                    s += 1;
-                    if s == l {
-                        s = 0;
-                        r += 1;
-                    }
-                } else {
-                    // An unused lane repeats the last entry (no extra blocks).
-                    idx[j] = idx[n - 1];
-                }
-            }
-            // SAFETY: see the invariant on `Avx2`.
-            unsafe { sample::expand_a_x4(rho, idx, lanes(chunk, &mut scratch)) };
-        }
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { expand_a_by::<Shake128x4, 4>(rho, l, row, col, out) }
     }
     fn expand_s(rho_p: &[u8; 64], nonce: u16, eta: u32, out: &mut [Poly]) {
-        let mut scratch = [[0i32; N]; 3];
-        let mut next = nonce;
-        for chunk in out.chunks_mut(4) {
-            let n = chunk.len() as u16;
-            let nonces: [u16; 4] = core::array::from_fn(|j| next + (j as u16).min(n - 1));
-            next += n;
-            // SAFETY: see the invariant on `Avx2`.
-            unsafe { sample::expand_s_x4(rho_p, nonces, eta, lanes(chunk, &mut scratch)) };
-        }
-        pqforge_core::ct::wipe(scratch.as_flattened_mut());
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { expand_s_by::<Shake256x4, 4>(rho_p, nonce, eta, out) }
     }
     fn expand_mask(rho2: &[u8; 64], kappa: u16, gamma1_bits: u32, out: &mut [Poly]) {
-        let mut scratch = [[0i32; N]; 3];
-        let mut next = kappa;
-        for chunk in out.chunks_mut(4) {
-            let n = chunk.len() as u16;
-            let nonces: [u16; 4] =
-                core::array::from_fn(|j| next.wrapping_add((j as u16).min(n - 1)));
-            next = next.wrapping_add(n);
-            // SAFETY: see the invariant on `Avx2`.
-            unsafe {
-                sample::expand_mask_x4(rho2, nonces, gamma1_bits, lanes(chunk, &mut scratch));
+        // SAFETY: see the invariant on `Avx2`.
+        unsafe { expand_mask_by::<Shake256x4, 4>(rho2, kappa, gamma1_bits, out) }
+    }
+}
+
+/// `Backend::expand_a` on `L`-lane samplers ([`sample::Xof`] `X`): `L`
+/// entries per call, the unused lanes of the last one repeating its last
+/// entry (no extra blocks) into scratch polynomials.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn expand_a_by<X: sample::Xof<L>, const L: usize>(
+    rho: &[u8; 32],
+    l: usize,
+    row: usize,
+    col: usize,
+    out: &mut [Poly],
+) {
+    let mut scratch = [[0i32; N]; L];
+    let (mut r, mut s) = (row, col);
+    for chunk in out.chunks_mut(L) {
+        let n = chunk.len();
+        let mut idx = [(0u8, 0u8); L];
+        for j in 0..L {
+            if j < n {
+                idx[j] = (s as u8, r as u8);
+                s += 1;
+                if s == l {
+                    s = 0;
+                    r += 1;
+                }
+            } else {
+                idx[j] = idx[n - 1];
             }
         }
-        pqforge_core::ct::wipe(scratch.as_flattened_mut());
+        // SAFETY: AVX2 (this function's own requirement).
+        unsafe { sample::expand_a_lanes::<X, L>(rho, idx, lanes(chunk, &mut scratch)) };
     }
+}
+
+/// `Backend::expand_s` on `L`-lane samplers (see [`expand_a_by`]).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn expand_s_by<X: sample::Xof<L>, const L: usize>(
+    rho_p: &[u8; 64],
+    nonce: u16,
+    eta: u32,
+    out: &mut [Poly],
+) {
+    let mut scratch = [[0i32; N]; L];
+    let mut next = nonce;
+    for chunk in out.chunks_mut(L) {
+        let n = chunk.len() as u16;
+        let nonces: [u16; L] = core::array::from_fn(|j| next + (j as u16).min(n - 1));
+        next += n;
+        // SAFETY: AVX2 (this function's own requirement).
+        unsafe { sample::expand_s_lanes::<X, L>(rho_p, nonces, eta, lanes(chunk, &mut scratch)) };
+    }
+    pqforge_core::ct::wipe(scratch.as_flattened_mut());
+}
+
+/// `Backend::expand_mask` on `L`-lane samplers (see [`expand_a_by`]).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn expand_mask_by<X: sample::Xof<L>, const L: usize>(
+    rho2: &[u8; 64],
+    kappa: u16,
+    gamma1_bits: u32,
+    out: &mut [Poly],
+) {
+    let mut scratch = [[0i32; N]; L];
+    let mut next = kappa;
+    for chunk in out.chunks_mut(L) {
+        let n = chunk.len() as u16;
+        let nonces: [u16; L] = core::array::from_fn(|j| next.wrapping_add((j as u16).min(n - 1)));
+        next = next.wrapping_add(n);
+        // SAFETY: AVX2 (this function's own requirement).
+        unsafe {
+            sample::expand_mask_lanes::<X, L>(
+                rho2,
+                nonces,
+                gamma1_bits,
+                lanes(chunk, &mut scratch),
+            );
+        }
+    }
+    pqforge_core::ct::wipe(scratch.as_flattened_mut());
 }
 
 /// Runs `op` on the AVX2 kernels; the token proves AVX2 was detected.

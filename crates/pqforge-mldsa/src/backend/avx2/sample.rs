@@ -29,6 +29,8 @@ use core::arch::x86_64::{
 };
 
 use pqforge_core::ct::wipe;
+use pqforge_core::keccak_x4::SpongeX4;
+#[cfg(test)]
 use pqforge_core::keccak_x4::{Shake128x4, Shake256x4};
 
 use super::Poly;
@@ -185,10 +187,46 @@ fn rej_eta<const ETA: u32>(out: &mut [i32], buf: &[u8]) -> usize {
     ctr
 }
 
-/// The four byte strings seed || (two bytes per lane).
-fn seeds<const S: usize, const T: usize>(seed: &[u8; S], tail: [[u8; 2]; 4]) -> [[u8; T]; 4] {
+/// `L` SHAKE instances run together: one four-lane sponge (`L` = 4) or two
+/// squeezed as a pair (`L` = 8: one pass over 512-bit registers with
+/// AVX-512, see `keccak_x4::keccak_f1600_x4_pair`).
+pub(crate) trait Xof<const L: usize> {
+    /// Absorbs one message per lane (all of one length) and pads.
+    fn absorb(inputs: [&[u8]; L]) -> Self;
+    /// Squeezes whole blocks into every lane's output (all of one length).
+    fn squeeze(&mut self, out: [&mut [u8]; L]);
+}
+
+impl<const R: usize> Xof<4> for SpongeX4<R, 0x1F> {
+    fn absorb(inputs: [&[u8]; 4]) -> Self {
+        Self::absorb_once(inputs)
+    }
+    fn squeeze(&mut self, out: [&mut [u8]; 4]) {
+        self.squeeze_blocks(out);
+    }
+}
+
+impl<const R: usize> Xof<8> for [SpongeX4<R, 0x1F>; 2] {
+    fn absorb(inputs: [&[u8]; 8]) -> Self {
+        let [a, b, c, d, e, f, g, h] = inputs;
+        [
+            SpongeX4::absorb_once([a, b, c, d]),
+            SpongeX4::absorb_once([e, f, g, h]),
+        ]
+    }
+    fn squeeze(&mut self, out: [&mut [u8]; 8]) {
+        let [x, y] = self;
+        SpongeX4::squeeze_blocks_pair(x, y, out);
+    }
+}
+
+/// The `L` byte strings seed || (two bytes per lane).
+fn seeds<const S: usize, const T: usize, const L: usize>(
+    seed: &[u8; S],
+    tail: [[u8; 2]; L],
+) -> [[u8; T]; L] {
     debug_assert_eq!(S + 2, T);
-    let mut out = [[0u8; T]; 4];
+    let mut out = [[0u8; T]; L];
     for (o, t) in out.iter_mut().zip(tail) {
         o[..S].copy_from_slice(seed);
         o[S..].copy_from_slice(&t);
@@ -196,6 +234,7 @@ fn seeds<const S: usize, const T: usize>(seed: &[u8; S], tail: [[u8; 2]; 4]) -> 
     out
 }
 
+#[cfg(test)]
 /// ExpandA's entries: `out[j]` = RejNTTPoly(ρ || s || r) for
 /// `idx[j]` = (s, r) = (column, row), exactly `sample::rej_ntt_poly(rho,
 /// s, r, out[j])`. Squeezes until all four are complete. For fewer than
@@ -206,14 +245,27 @@ fn seeds<const S: usize, const T: usize>(seed: &[u8; S], tail: [[u8; 2]; 4]) -> 
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn expand_a_x4(rho: &[u8; 32], idx: [(u8, u8); 4], out: [&mut Poly; 4]) {
-    let inputs = seeds::<32, 34>(rho, idx.map(|(s, r)| [s, r]));
-    let mut xof = Shake128x4::absorb_once([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
+    // SAFETY: AVX2 (this function's own requirement).
+    unsafe { expand_a_lanes::<Shake128x4, 4>(rho, idx, out) }
+}
+
+/// [`expand_a_x4`] on `L` lanes of [`Xof`] `X` (SHAKE128).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn expand_a_lanes<X: Xof<L>, const L: usize>(
+    rho: &[u8; 32],
+    idx: [(u8, u8); L],
+    out: [&mut Poly; L],
+) {
+    let inputs = seeds::<32, 34, L>(rho, idx.map(|(s, r)| [s, r]));
+    let mut xof = X::absorb(core::array::from_fn(|j| &inputs[j][..]));
     let mut out = out;
-    let mut buf = [[0u8; 168]; 4];
-    let mut ctr = [0usize; 4];
+    let mut buf = [[0u8; 168]; L];
+    let mut ctr = [0usize; L];
     while ctr.iter().any(|&c| c < N) {
-        let [b0, b1, b2, b3] = &mut buf;
-        xof.squeeze_blocks([b0, b1, b2, b3]);
+        xof.squeeze(buf.each_mut().map(|b| &mut b[..]));
         for ((o, c), b) in out.iter_mut().zip(&mut ctr).zip(&buf) {
             if *c < N {
                 // SAFETY: AVX2 (this function's own requirement).
@@ -223,6 +275,7 @@ pub(crate) unsafe fn expand_a_x4(rho: &[u8; 32], idx: [(u8, u8); 4], out: [&mut 
     }
 }
 
+#[cfg(test)]
 /// ExpandS's polynomials: `out[j]` = RejBoundedPoly(ρ' || u16le(nonces[j]))
 /// with η = `eta` (2 or 4), exactly `sample::rej_bounded_poly(rho_p,
 /// nonces[j], eta, out[j])`. For fewer than four, repeat a nonce and pass a
@@ -237,15 +290,29 @@ pub(crate) unsafe fn expand_s_x4(
     eta: u32,
     out: [&mut Poly; 4],
 ) {
-    let mut inputs = seeds::<64, 66>(rho_p, nonces.map(u16::to_le_bytes));
-    let mut xof = Shake256x4::absorb_once([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
+    // SAFETY: AVX2 (this function's own requirement).
+    unsafe { expand_s_lanes::<Shake256x4, 4>(rho_p, nonces, eta, out) }
+}
+
+/// [`expand_s_x4`] on `L` lanes of [`Xof`] `X` (SHAKE256).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn expand_s_lanes<X: Xof<L>, const L: usize>(
+    rho_p: &[u8; 64],
+    nonces: [u16; L],
+    eta: u32,
+    out: [&mut Poly; L],
+) {
+    let mut inputs = seeds::<64, 66, L>(rho_p, nonces.map(u16::to_le_bytes));
+    let mut xof = X::absorb(core::array::from_fn(|j| &inputs[j][..]));
     wipe(inputs.as_flattened_mut());
     let mut out = out;
-    let mut buf = [[0u8; 136]; 4];
-    let mut ctr = [0usize; 4];
+    let mut buf = [[0u8; 136]; L];
+    let mut ctr = [0usize; L];
     while ctr.iter().any(|&c| c < N) {
-        let [b0, b1, b2, b3] = &mut buf;
-        xof.squeeze_blocks([b0, b1, b2, b3]);
+        xof.squeeze(buf.each_mut().map(|b| &mut b[..]));
         for ((o, c), b) in out.iter_mut().zip(&mut ctr).zip(&buf) {
             if *c < N {
                 *c += if eta == 2 {
@@ -299,6 +366,7 @@ fn unpack_gamma1<const BITS: u32>(bytes: &[u8], out: &mut Poly) {
     }
 }
 
+#[cfg(test)]
 /// ExpandMask's polynomials: `out[j]` = BitUnpack(H(ρ'' || u16le(nonces[j]),
 /// 32 (γ1 bits + 1)), γ1 - 1, γ1) for γ1 = 2^`gamma1_bits` (17 or 19), the
 /// per-polynomial step of `sign::sign` (coefficients in (-γ1, γ1]). For
@@ -313,13 +381,27 @@ pub(crate) unsafe fn expand_mask_x4(
     gamma1_bits: u32,
     out: [&mut Poly; 4],
 ) {
-    let mut inputs = seeds::<64, 66>(rho2, nonces.map(u16::to_le_bytes));
-    let mut xof = Shake256x4::absorb_once([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
+    // SAFETY: AVX2 (this function's own requirement).
+    unsafe { expand_mask_lanes::<Shake256x4, 4>(rho2, nonces, gamma1_bits, out) }
+}
+
+/// [`expand_mask_x4`] on `L` lanes of [`Xof`] `X` (SHAKE256).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn expand_mask_lanes<X: Xof<L>, const L: usize>(
+    rho2: &[u8; 64],
+    nonces: [u16; L],
+    gamma1_bits: u32,
+    out: [&mut Poly; L],
+) {
+    let mut inputs = seeds::<64, 66, L>(rho2, nonces.map(u16::to_le_bytes));
+    let mut xof = X::absorb(core::array::from_fn(|j| &inputs[j][..]));
     wipe(inputs.as_flattened_mut());
     // 576 or 640 bytes: five blocks.
-    let mut buf = [[0u8; 5 * 136]; 4];
-    let [b0, b1, b2, b3] = &mut buf;
-    xof.squeeze_blocks([b0, b1, b2, b3]);
+    let mut buf = [[0u8; 5 * 136]; L];
+    xof.squeeze(buf.each_mut().map(|b| &mut b[..]));
     for (o, b) in out.into_iter().zip(&buf) {
         if gamma1_bits == 17 {
             unpack_gamma1::<18>(b, o);
@@ -444,6 +526,52 @@ mod tests {
     /// give only 224 candidates; a sixth block would take 25 rejections in
     /// 280 candidates, which SHAKE will not produce in a test, so the
     /// samplers have no block budget at all).
+    /// The eight-lane samplers (two four-lane sponges squeezed as a pair:
+    /// one 512-bit pass with AVX-512, two four-lane passes without) equal
+    /// the portable ones lane by lane.
+    #[test]
+    fn eight_lane_samplers_match_portable() {
+        if !avx2_or_skip("eight_lane_samplers_match_portable") {
+            return;
+        }
+        let mut rng = TestRng::new(0x3858_4C41);
+        for _ in 0..10 {
+            let rho = rng.array::<32>();
+            let seed = rng.array::<64>();
+            let ids: [(u8, u8); 8] =
+                core::array::from_fn(|_| (rng.next_u32() as u8, rng.next_u32() as u8));
+            let nonces: [u16; 8] = core::array::from_fn(|_| rng.next_u32() as u16);
+            let mut out = [[0i32; N]; 8];
+            // SAFETY: AVX2 detected above.
+            unsafe { expand_a_lanes::<[Shake128x4; 2], 8>(&rho, ids, out.each_mut()) };
+            for (j, &(s, r)) in ids.iter().enumerate() {
+                let mut want = [0; N];
+                portable::rej_ntt_poly(&rho, s, r, &mut want);
+                assert_eq!(out[j], want, "ExpandA lane {j}");
+            }
+            for eta in [2, 4] {
+                // SAFETY: AVX2 detected above.
+                unsafe { expand_s_lanes::<[Shake256x4; 2], 8>(&seed, nonces, eta, out.each_mut()) };
+                for (j, &n) in nonces.iter().enumerate() {
+                    let mut want = [0; N];
+                    portable::rej_bounded_poly(&seed, n, eta, &mut want);
+                    assert_eq!(out[j], want, "ExpandS η = {eta} lane {j}");
+                }
+            }
+            for bits in [17, 19] {
+                // SAFETY: AVX2 detected above.
+                unsafe {
+                    expand_mask_lanes::<[Shake256x4; 2], 8>(&seed, nonces, bits, out.each_mut());
+                }
+                for (j, &n) in nonces.iter().enumerate() {
+                    let mut want = [0; N];
+                    portable::expand_mask_poly(&seed, n, bits, &mut want);
+                    assert_eq!(out[j], want, "ExpandMask γ1 = 2^{bits} lane {j}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn avx2_expand_a_x4_matches_portable() {
         if !avx2_or_skip("avx2_expand_a_x4_matches_portable") {

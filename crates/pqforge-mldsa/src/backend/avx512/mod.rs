@@ -29,7 +29,9 @@ pub(crate) mod ntt;
 
 use pqforge_core::cpu;
 
-use super::avx2::Avx2;
+use pqforge_core::keccak_x4::{Shake128x4, Shake256x4};
+
+use super::avx2::{Avx2, expand_a_by, expand_mask_by, expand_s_by};
 use super::{Backend, Operation};
 use crate::params::N;
 
@@ -43,8 +45,8 @@ pub(crate) struct Avx512;
 
 impl Backend for Avx512 {
     const NAME: &'static str = "avx512";
-    type MaskBuf = <Avx2 as Backend>::MaskBuf;
-    const MASK_BUF: Self::MaskBuf = Avx2::MASK_BUF;
+    type MaskBuf = [Poly; 8];
+    const MASK_BUF: [Poly; 8] = [[0; N]; 8];
 
     #[inline]
     fn ntt(a: &mut Poly) {
@@ -101,17 +103,19 @@ impl Backend for Avx512 {
     fn sample_in_ball_ct(ctilde: &[u8], tau: usize, c: &mut Poly) {
         Avx2::sample_in_ball_ct(ctilde, tau, c);
     }
-    #[inline]
+    // The samplers: the AVX2 ones on eight lanes, two four-lane sponges
+    // permuted together in 512-bit registers.
     fn expand_a(rho: &[u8; 32], l: usize, row: usize, col: usize, out: &mut [Poly]) {
-        Avx2::expand_a(rho, l, row, col, out);
+        // SAFETY: see the invariant on `Avx512` (AVX2 is part of it).
+        unsafe { expand_a_by::<[Shake128x4; 2], 8>(rho, l, row, col, out) }
     }
-    #[inline]
     fn expand_s(rho_p: &[u8; 64], nonce: u16, eta: u32, out: &mut [Poly]) {
-        Avx2::expand_s(rho_p, nonce, eta, out);
+        // SAFETY: see the invariant on `Avx512` (AVX2 is part of it).
+        unsafe { expand_s_by::<[Shake256x4; 2], 8>(rho_p, nonce, eta, out) }
     }
-    #[inline]
     fn expand_mask(rho2: &[u8; 64], kappa: u16, gamma1_bits: u32, out: &mut [Poly]) {
-        Avx2::expand_mask(rho2, kappa, gamma1_bits, out);
+        // SAFETY: see the invariant on `Avx512` (AVX2 is part of it).
+        unsafe { expand_mask_by::<[Shake256x4; 2], 8>(rho2, kappa, gamma1_bits, out) }
     }
 }
 
