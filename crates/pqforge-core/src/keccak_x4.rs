@@ -322,10 +322,11 @@ mod avx2 {
         ($s:ident) => {{
             let s: &mut [u64; 100] = $s;
             let p = s.as_mut_ptr().cast::<__m256i>();
-            // SAFETY: `s` is 800 bytes = 25 unaligned 32-byte loads, in bounds;
-            // AVX2 is enabled on this function.
-            let mut a: [__m256i; 25] =
-                core::array::from_fn(|i| unsafe { _mm256_loadu_si256(p.add(i).cast_const()) });
+            let mut a: [__m256i; 25] = core::array::from_fn(|i| {
+                // SAFETY: `s` is 800 bytes = 25 unaligned 32-byte loads, in
+                // bounds; AVX2 is enabled on this function.
+                unsafe { _mm256_loadu_si256(p.add(i).cast_const()) }
+            });
             let mut e = a;
             keccak_rounds!(
                 a,
