@@ -306,11 +306,171 @@ pub fn keccak_f1600_32(a: &mut [u64; 25]) {
     }
 }
 
+/// Lane access to a Keccak state in the form a [`Sponge`] keeps it: plain
+/// 64-bit lanes (`[u64; 25]`), or bit-interleaved 32-bit words
+/// (`[u32; 50]`, see [`keccak_f1600_words`]), which 32-bit targets use so
+/// that each permutation runs without converting all 25 lanes in and out;
+/// only the lanes that bytes go into or come out of are converted.
+trait Lanes: Zeroize {
+    const ZERO: Self;
+    /// Keccak-f\[1600\] in place.
+    fn permute(&mut self);
+    /// XORs the standard-form 64-bit `x` into lane `i`.
+    fn xor_lane(&mut self, i: usize, x: u64);
+    /// Lane `i` in standard form.
+    fn lane(&self, i: usize) -> u64;
+    /// Byte `k` (0..8) of lane `i`.
+    #[inline(always)]
+    fn byte(&self, i: usize, k: usize) -> u8 {
+        (self.lane(i) >> (8 * k)) as u8
+    }
+}
+
+impl Lanes for [u64; 25] {
+    const ZERO: Self = [0; 25];
+
+    #[inline(always)]
+    fn permute(&mut self) {
+        keccak_f1600(self);
+    }
+
+    #[inline(always)]
+    fn xor_lane(&mut self, i: usize, x: u64) {
+        self[i] ^= x;
+    }
+
+    #[inline(always)]
+    fn lane(&self, i: usize) -> u64 {
+        self[i]
+    }
+}
+
+impl Lanes for [u32; 50] {
+    const ZERO: Self = [0; 50];
+
+    #[inline(always)]
+    fn permute(&mut self) {
+        keccak_f1600_words(self);
+    }
+
+    #[inline(always)]
+    fn xor_lane(&mut self, i: usize, x: u64) {
+        let v = interleave(x);
+        self[2 * i] ^= v as u32;
+        self[2 * i + 1] ^= (v >> 32) as u32;
+    }
+
+    #[inline(always)]
+    fn lane(&self, i: usize) -> u64 {
+        deinterleave((u64::from(self[2 * i + 1]) << 32) | u64::from(self[2 * i]))
+    }
+
+    /// Byte `k` of a lane is nibble `k` of its even word (its even bits)
+    /// merged with nibble `k` of its odd word: two delta swaps instead of
+    /// deinterleaving the whole lane.
+    #[inline(always)]
+    fn byte(&self, i: usize, k: usize) -> u8 {
+        let e = (self[2 * i] >> (4 * k)) & 0xF;
+        let o = (self[2 * i + 1] >> (4 * k)) & 0xF;
+        // e0 e1 e2 e3 o0 o1 o2 o3 -> e0 o0 e1 o1 e2 o2 e3 o3
+        let mut x = e | (o << 4);
+        let t = (x ^ (x >> 2)) & 0x0C;
+        x ^= t ^ (t << 2);
+        let t = (x ^ (x >> 1)) & 0x22;
+        x ^= t ^ (t << 1);
+        x as u8
+    }
+}
+
+/// The state a [`Sponge`] keeps: bit-interleaved words on 32-bit targets,
+/// 64-bit lanes elsewhere.
+#[cfg(target_pointer_width = "32")]
+type SpongeState = [u32; 50];
+#[cfg(not(target_pointer_width = "32"))]
+type SpongeState = [u64; 25];
+
+/// Absorbs `data` into `st` at byte position `*pos` of a block of `RATE`
+/// bytes (`*pos < RATE`), permuting after every full block. Partial lanes
+/// are gathered into one 64-bit word, so each lane touched is converted
+/// once per call.
+#[inline(always)]
+fn absorb_into<S: Lanes, const RATE: usize>(st: &mut S, pos: &mut usize, mut data: &[u8]) {
+    while !data.is_empty() {
+        if *pos == 0 && data.len() >= RATE {
+            let (block, rest) = data.split_at(RATE);
+            for (i, chunk) in block.chunks_exact(8).enumerate() {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(chunk);
+                st.xor_lane(i, u64::from_le_bytes(w));
+            }
+            st.permute();
+            data = rest;
+            continue;
+        }
+        let off = *pos % 8;
+        let n = core::cmp::min(8 - off, data.len());
+        let mut w = [0u8; 8];
+        w[off..off + n].copy_from_slice(&data[..n]);
+        st.xor_lane(*pos / 8, u64::from_le_bytes(w));
+        *pos += n;
+        data = &data[n..];
+        if *pos == RATE {
+            st.permute();
+            *pos = 0;
+        }
+    }
+}
+
+/// Pads the absorbed input with domain byte `DS` and permutes.
+#[inline(always)]
+fn pad_into<S: Lanes, const RATE: usize, const DS: u8>(st: &mut S, pos: usize) {
+    st.xor_lane(pos / 8, u64::from(DS) << (8 * (pos % 8)));
+    st.xor_lane(RATE / 8 - 1, 0x80 << 56);
+    st.permute();
+}
+
+/// Squeezes `out` from `st`, whose current block's first `*pos` bytes
+/// were already output (`*pos == RATE`: the block is used up). Whole blocks
+/// convert only the `RATE / 8` lanes of the rate; a single byte reads it
+/// straight from the state.
+#[inline(always)]
+fn squeeze_from<S: Lanes, const RATE: usize>(st: &mut S, pos: &mut usize, mut out: &mut [u8]) {
+    while !out.is_empty() {
+        if *pos == RATE {
+            st.permute();
+            *pos = 0;
+        }
+        if *pos == 0 && out.len() >= RATE {
+            let (block, rest) = out.split_at_mut(RATE);
+            for (i, chunk) in block.chunks_exact_mut(8).enumerate() {
+                chunk.copy_from_slice(&st.lane(i).to_le_bytes());
+            }
+            *pos = RATE;
+            out = rest;
+            continue;
+        }
+        let off = *pos % 8;
+        let n = core::cmp::min(8 - off, out.len());
+        if n == 1 {
+            out[0] = st.byte(*pos / 8, off);
+        } else {
+            let w = st.lane(*pos / 8).to_le_bytes();
+            out[..n].copy_from_slice(&w[off..off + n]);
+        }
+        *pos += n;
+        out = &mut out[n..];
+    }
+}
+
 /// A Keccak sponge with rate `RATE` bytes and domain-separation byte `DS`
 /// (0x06 for SHA-3, 0x1F for SHAKE). The state is wiped on drop.
+///
+/// On 32-bit targets the state stays bit-interleaved between permutations
+/// (see [`keccak_f1600_words`]); lanes are converted only as bytes go in
+/// or out.
 #[derive(Clone)]
 pub struct Sponge<const RATE: usize, const DS: u8> {
-    state: [u64; 25],
+    state: SpongeState,
     pos: usize,
     squeezing: bool,
 }
@@ -336,22 +496,12 @@ impl<const RATE: usize, const DS: u8> Drop for Sponge<RATE, DS> {
     }
 }
 
-#[inline(always)]
-fn xor_byte(state: &mut [u64; 25], pos: usize, b: u8) {
-    state[pos / 8] ^= u64::from(b) << (8 * (pos % 8));
-}
-
-#[inline(always)]
-fn get_byte(state: &[u64; 25], pos: usize) -> u8 {
-    (state[pos / 8] >> (8 * (pos % 8))) as u8
-}
-
 impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     /// A fresh sponge (all-zero state).
     #[must_use]
     pub const fn new() -> Self {
         Self {
-            state: [0; 25],
+            state: <SpongeState as Lanes>::ZERO,
             pos: 0,
             squeezing: false,
         }
@@ -361,67 +511,19 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     ///
     /// # Panics
     /// If called after squeezing started (a programming error).
-    pub fn absorb(&mut self, mut data: &[u8]) {
+    pub fn absorb(&mut self, data: &[u8]) {
         assert!(!self.squeezing, "absorb after squeeze");
-        while !data.is_empty() {
-            if self.pos == 0 && data.len() >= RATE {
-                let (block, rest) = data.split_at(RATE);
-                for (lane, chunk) in self.state.iter_mut().zip(block.chunks_exact(8)) {
-                    let mut w = [0u8; 8];
-                    w.copy_from_slice(chunk);
-                    *lane ^= u64::from_le_bytes(w);
-                }
-                keccak_f1600(&mut self.state);
-                data = rest;
-                continue;
-            }
-            let n = core::cmp::min(RATE - self.pos, data.len());
-            for (i, &b) in data[..n].iter().enumerate() {
-                xor_byte(&mut self.state, self.pos + i, b);
-            }
-            self.pos += n;
-            data = &data[n..];
-            if self.pos == RATE {
-                keccak_f1600(&mut self.state);
-                self.pos = 0;
-            }
-        }
-    }
-
-    fn pad(&mut self) {
-        xor_byte(&mut self.state, self.pos, DS);
-        xor_byte(&mut self.state, RATE - 1, 0x80);
-        keccak_f1600(&mut self.state);
-        self.pos = 0;
-        self.squeezing = true;
+        absorb_into::<_, RATE>(&mut self.state, &mut self.pos, data);
     }
 
     /// Squeezes `out.len()` bytes (padding on the first call).
-    pub fn squeeze(&mut self, mut out: &mut [u8]) {
+    pub fn squeeze(&mut self, out: &mut [u8]) {
         if !self.squeezing {
-            self.pad();
+            pad_into::<_, RATE, DS>(&mut self.state, self.pos);
+            self.pos = 0;
+            self.squeezing = true;
         }
-        while !out.is_empty() {
-            if self.pos == RATE {
-                keccak_f1600(&mut self.state);
-                self.pos = 0;
-            }
-            if self.pos == 0 && out.len() >= RATE {
-                let (block, rest) = out.split_at_mut(RATE);
-                for (lane, chunk) in self.state.iter().zip(block.chunks_exact_mut(8)) {
-                    chunk.copy_from_slice(&lane.to_le_bytes());
-                }
-                self.pos = RATE;
-                out = rest;
-                continue;
-            }
-            let n = core::cmp::min(RATE - self.pos, out.len());
-            for (i, o) in out[..n].iter_mut().enumerate() {
-                *o = get_byte(&self.state, self.pos + i);
-            }
-            self.pos += n;
-            out = &mut out[n..];
-        }
+        squeeze_from::<_, RATE>(&mut self.state, &mut self.pos, out);
     }
 
     /// Finishes a fixed-output hash: squeezes `out.len()` bytes.
@@ -429,10 +531,12 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
         self.squeeze(out);
     }
 
-    /// The raw state (for multi-lane / SIMD users that continue it).
+    /// A copy of the raw state as 64-bit lanes in standard form (for
+    /// multi-lane / SIMD users that continue it). The caller owns the copy
+    /// and should wipe it if the state is secret.
     #[must_use]
-    pub fn state(&self) -> &[u64; 25] {
-        &self.state
+    pub fn state(&self) -> [u64; 25] {
+        core::array::from_fn(|i| self.state.lane(i))
     }
 }
 
@@ -547,6 +651,68 @@ mod tests {
         keccak_f1600_interleaved(&mut c);
         keccak_f1600(&mut a);
         assert_eq!(c.map(deinterleave), a);
+    }
+
+    /// The interleaved sponge state (what 32-bit targets use) gives the
+    /// same bytes as 64-bit lanes, for every mix of piece sizes.
+    #[test]
+    fn interleaved_sponge_matches_lanes() {
+        fn run<S: Lanes, const RATE: usize>(
+            pieces_in: &[usize],
+            pieces_out: &[usize],
+        ) -> [u8; 600] {
+            let data: [u8; 400] = core::array::from_fn(|i| (i * 13 + 5) as u8);
+            let mut st = S::ZERO;
+            let mut pos = 0;
+            let mut d: &[u8] = &data;
+            for &n in pieces_in.iter().cycle() {
+                let n = n.min(d.len());
+                absorb_into::<S, RATE>(&mut st, &mut pos, &d[..n]);
+                d = &d[n..];
+                if d.is_empty() {
+                    break;
+                }
+            }
+            pad_into::<S, RATE, 0x1F>(&mut st, pos);
+            pos = 0;
+            let mut out = [0u8; 600];
+            let mut o: &mut [u8] = &mut out;
+            for &n in pieces_out.iter().cycle() {
+                let n = n.min(o.len());
+                let (a, b) = o.split_at_mut(n);
+                squeeze_from::<S, RATE>(&mut st, &mut pos, a);
+                o = b;
+                if o.is_empty() {
+                    break;
+                }
+            }
+            let mut lanes = [0u64; 25];
+            for (i, l) in lanes.iter_mut().enumerate() {
+                *l = st.lane(i);
+            }
+            out[..8].copy_from_slice(&lanes[(pos / 8 + 3) % 25].to_le_bytes()[..]);
+            out
+        }
+        let sizes: [&[usize]; 6] = [&[1], &[3, 7], &[8], &[168, 1], &[5, 200, 2], &[400]];
+        for i in sizes {
+            for o in sizes {
+                assert_eq!(run::<[u64; 25], 168>(i, o), run::<[u32; 50], 168>(i, o));
+                assert_eq!(run::<[u64; 25], 136>(i, o), run::<[u32; 50], 136>(i, o));
+                assert_eq!(run::<[u64; 25], 72>(i, o), run::<[u32; 50], 72>(i, o));
+            }
+        }
+        let mut one = [0u8; 600];
+        shake128(
+            &core::array::from_fn::<u8, 400, _>(|i| (i * 13 + 5) as u8),
+            &mut one,
+        );
+        assert_eq!(one[8..], run::<[u32; 50], 168>(&[1], &[1])[8..]);
+        let st: [u32; 50] = core::array::from_fn(|i| (i as u32).wrapping_mul(0x9E37_79B9));
+        for i in 0..25 {
+            for k in 0..8 {
+                assert_eq!(st.byte(i, k), (st.lane(i) >> (8 * k)) as u8);
+            }
+        }
     }
 
     #[test]

@@ -209,7 +209,7 @@ pub(crate) fn hash_to_point(sc: &mut Shake256, x: &mut [u16]) {
     }
     let mut buf = [0u8; RATE];
     sc.squeeze(&mut buf);
-    let mut st = *sc.state();
+    let mut st = sc.state();
     let mut u = 0;
     loop {
         for pair in buf.chunks_exact(2) {
