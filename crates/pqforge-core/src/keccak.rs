@@ -179,94 +179,219 @@ const RC32: [(u32, u32); 24] = {
     r
 };
 
-/// Theta's offsets `d[x] = c[x - 1] ^ rol64(c[x + 1], 1)` from the column
-/// parities `c`, as interleaved words. Called through an opaque reference
-/// so that the row code below loads each input word where it uses it,
-/// instead of LLVM keeping all 50 alive from the parity computation (and
-/// spilling them).
-#[inline(always)]
-fn theta_d(a: &[u32; 50]) -> [u32; 10] {
-    let c: [u32; 10] =
-        core::array::from_fn(|w| a[w] ^ a[w + 10] ^ a[w + 20] ^ a[w + 30] ^ a[w + 40]);
-    // Rotating by one swaps the halves.
-    let mut d = [0u32; 10];
-    // (x - 1, x + 1) mod 5, as a table: no `%` (a `udiv` at opt-level z).
-    for (x, (p, n)) in [(4, 1), (0, 2), (1, 3), (2, 4), (3, 0)]
-        .into_iter()
-        .enumerate()
-    {
-        d[2 * x] = c[2 * p] ^ c[2 * n + 1].rotate_left(1);
-        d[2 * x + 1] = c[2 * p + 1] ^ c[2 * n];
+/// The rho+pi+chi rows of one round: output row `5 y` takes, in order, lane
+/// `i` (after adding theta's `d[x]`) rotated by `r`, as `(i, x, r)`.
+const ROWS: [[(usize, usize, u32); 5]; 5] = [
+    [(0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14)],
+    [(3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61)],
+    [(1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18)],
+    [
+        (4, 4, 27),
+        (5, 0, 36),
+        (11, 1, 10),
+        (17, 2, 15),
+        (23, 3, 56),
+    ],
+    [(2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2)],
+];
+
+/// Theta's `(x - 1, x + 1) mod 5`, as a table: no `%` (a `udiv` at
+/// opt-level z).
+const THETA: [(usize, usize); 5] = [(4, 1), (0, 2), (1, 3), (2, 4), (3, 0)];
+
+/// Where word `h` (0 even, 1 odd) of `rol64(a[i] ^ d[x], r)` comes from, in
+/// interleaved words: (state word, theta word, 32-bit rotation). For odd
+/// `r` the halves swap.
+const fn source(h: usize, (i, x, r): (usize, usize, u32)) -> (usize, usize, u32) {
+    if r % 2 == 0 {
+        (2 * i + h, 2 * x + h, r / 2)
+    } else if h == 0 {
+        (2 * i + 1, 2 * x + 1, r / 2 + 1)
+    } else {
+        (2 * i, 2 * x, r / 2)
     }
-    d
 }
 
+/// The constants of one round body with lazy rotations. The state words
+/// are kept "unrotated": word `w` holds its true value rotated right by
+/// `frame[w]` (a compile-time constant per round), so rho's rotations are
+/// never materialized: every rotation becomes the shifted second operand
+/// of the EOR / BIC that uses the word (free on ARMv7-M). A round's output
+/// word is stored in the frame of the operand that `bic` needs unrotated.
+/// The frames do not repeat from round to round, so the permutation runs
+/// cycles of [`LAZY`] round bodies, the last of which writes true values.
+#[derive(Clone, Copy)]
+struct Plan {
+    /// Rotation of state word `u` into the frame of its column parity
+    /// (that of word `u % 10`).
+    par: [u32; 50],
+    /// Rotation of the second parity term of `d[w]`, and `d[w]`'s frame.
+    drot: [u32; 10],
+    dframe: [u32; 10],
+    /// Per output word: source state word, theta word, rotation of the
+    /// theta word into the source's frame.
+    src: [usize; 50],
+    dsrc: [usize; 10 * 5],
+    trot: [u32; 50],
+    /// Per output word `b0 ^ (!b1 & b2)`: the rotations applied to the three
+    /// terms (rotated sources `t0, t1, t2` of positions j, j+1, j+2).
+    r0: [u32; 50],
+    r1: [u32; 50],
+    r2: [u32; 50],
+    /// The output frames (all zero when the body normalizes).
+    out: [u32; 50],
+}
+
+/// Frames of the input of round body `k` of a lazy cycle.
+const fn frames(k: usize) -> [u32; 50] {
+    let mut f = [0u32; 50];
+    let mut n = 0;
+    while n < k {
+        f = plan_from(f, false).out;
+        n += 1;
+    }
+    f
+}
+
+const fn plan_from(f: [u32; 50], normalize: bool) -> Plan {
+    let mut p = Plan {
+        par: [0; 50],
+        drot: [0; 10],
+        dframe: [0; 10],
+        src: [0; 50],
+        dsrc: [0; 50],
+        trot: [0; 50],
+        r0: [0; 50],
+        r1: [0; 50],
+        r2: [0; 50],
+        out: [0; 50],
+    };
+    let mut u = 0;
+    while u < 50 {
+        p.par[u] = f[u].wrapping_sub(f[u % 10]) % 32;
+        u += 1;
+    }
+    // d[2x] = c[2p] ^ rol(c[2n + 1], 1); d[2x + 1] = c[2p + 1] ^ c[2n];
+    // parity c[w] is in frame f[w].
+    let mut x = 0;
+    while x < 5 {
+        let (pp, nn) = THETA[x];
+        p.dframe[2 * x] = f[2 * pp];
+        p.drot[2 * x] = (f[2 * nn + 1] + 1).wrapping_sub(f[2 * pp]) % 32;
+        p.dframe[2 * x + 1] = f[2 * pp + 1];
+        p.drot[2 * x + 1] = f[2 * nn].wrapping_sub(f[2 * pp + 1]) % 32;
+        x += 1;
+    }
+    let mut y = 0;
+    while y < 5 {
+        let mut h = 0;
+        while h < 2 {
+            let mut q = [0u32; 5];
+            let mut j = 0;
+            while j < 5 {
+                let (s, dd, rr) = source(h, ROWS[y][j]);
+                let w = 2 * (5 * y + j) + h;
+                p.src[w] = s;
+                p.dsrc[w] = dd;
+                p.trot[w] = p.dframe[dd].wrapping_sub(f[s]) % 32;
+                q[j] = (f[s] + rr) % 32;
+                j += 1;
+            }
+            j = 0;
+            while j < 5 {
+                let w = 2 * (5 * y + j) + h;
+                let (q0, q1, q2) = (q[j], q[(j + 1) % 5], q[(j + 2) % 5]);
+                if normalize {
+                    (p.r0[w], p.r1[w], p.r2[w], p.out[w]) = (q0, q1, q2, 0);
+                } else {
+                    p.r0[w] = q0.wrapping_sub(q2) % 32;
+                    p.r1[w] = q1.wrapping_sub(q2) % 32;
+                    (p.r2[w], p.out[w]) = (0, q2);
+                }
+                j += 1;
+            }
+            h += 1;
+        }
+        y += 1;
+    }
+    p
+}
+
+/// Round bodies per lazy cycle (see [`Plan`]); divides 24. Four bodies
+/// (5.4 KB of code on the Cortex-M4): 3 of every 4 rounds run without
+/// materialized rotations.
+const LAZY: usize = 4;
+
 /// One round from `a` into `e` on bit-interleaved words (`a[2 i]` = even
-/// bits of lane i, `a[2 i + 1]` = odd bits): theta, then rho, pi and chi
-/// fused row by row, then iota. Each output row is computed as two
-/// independent halves (even words, odd words): every output word depends on
-/// one word of each input lane, so only five words and five theta words
-/// are live at a time, which fits the 13 usable registers of ARMv7-M.
+/// bits of lane i, `a[2 i + 1]` = odd bits) whose frames are those of body
+/// `K` of a lazy cycle (see [`Plan`]): theta, then rho, pi and chi fused
+/// row by row, then iota. Each output row is computed as two independent
+/// halves (even words, odd words): every output word depends on one word
+/// of each input lane, so only five words and five theta words are live at
+/// a time, which fits the 13 usable registers of ARMv7-M.
 /// Not inlined on purpose: with both states in memory LLVM does not turn
 /// the 100 state words into loop-carried values (which it then spills and
 /// shuffles between stack slots every round).
 #[inline(never)]
-fn round32(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
-    let d = theta_d(core::hint::black_box(a));
-    // Word `h` of rol64(a[i] ^ d[x], r): for odd r the halves swap.
-    macro_rules! w {
-        ($a:ident, $h:literal, $i:literal, $x:literal, $r:literal) => {
-            if $r % 2 == 0 {
-                ($a[2 * $i + $h] ^ d[2 * $x + $h]).rotate_left($r / 2)
-            } else if $h == 0 {
-                ($a[2 * $i + 1] ^ d[2 * $x + 1]).rotate_left($r / 2 + 1)
-            } else {
-                ($a[2 * $i] ^ d[2 * $x]).rotate_left($r / 2)
-            }
+fn round32<const K: usize>(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
+    let p: Plan = const { plan_from(frames(K), K + 1 == LAZY) };
+    // Through an opaque reference so that the row code below loads each
+    // input word where it uses it, instead of LLVM keeping all 50 alive
+    // from the parity computation (and spilling them).
+    let c = {
+        let a = core::hint::black_box(a);
+        macro_rules! par {
+            ($($w:literal),*) => {
+                [$(a[$w]
+                    ^ a[$w + 10].rotate_left(p.par[$w + 10])
+                    ^ a[$w + 20].rotate_left(p.par[$w + 20])
+                    ^ a[$w + 30].rotate_left(p.par[$w + 30])
+                    ^ a[$w + 40].rotate_left(p.par[$w + 40])),*]
+            };
+        }
+        let c: [u32; 10] = par!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        c
+    };
+    macro_rules! theta {
+        ($($x:literal),*) => {
+            [$(
+                c[2 * THETA[$x].0] ^ c[2 * THETA[$x].1 + 1].rotate_left(p.drot[2 * $x]),
+                c[2 * THETA[$x].0 + 1] ^ c[2 * THETA[$x].1].rotate_left(p.drot[2 * $x + 1])
+            ),*]
         };
     }
+    let d: [u32; 10] = theta!(0, 1, 2, 3, 4);
     macro_rules! row {
-        ($o:literal, [$(($i:literal, $x:literal, $r:literal)),*]) => {
-            row!(@half 0, $o, [$(($i, $x, $r)),*]);
-            row!(@half 1, $o, [$(($i, $x, $r)),*]);
-        };
-        (@half $h:literal, $o:literal, [$(($i:literal, $x:literal, $r:literal)),*]) => {{
-            let [b0, b1, b2, b3, b4] = [$(w!(a, $h, $i, $x, $r)),*];
-            e[2 * $o + $h] = b0 ^ (!b1 & b2);
-            e[2 * $o + 2 + $h] = b1 ^ (!b2 & b3);
-            e[2 * $o + 4 + $h] = b2 ^ (!b3 & b4);
-            e[2 * $o + 6 + $h] = b3 ^ (!b4 & b0);
-            e[2 * $o + 8 + $h] = b4 ^ (!b0 & b1);
+        ($($y:literal),*) => {$(
+            row!(@half $y, 0);
+            row!(@half $y, 1);
+        )*};
+        (@half $y:literal, $h:literal) => {{
+            macro_rules! t {
+                ($j:literal) => {{
+                    let w = 2 * (5 * $y + $j) + $h;
+                    a[p.src[w]] ^ d[p.dsrc[w]].rotate_left(p.trot[w])
+                }};
+            }
+            let t = [t!(0), t!(1), t!(2), t!(3), t!(4)];
+            macro_rules! chi {
+                ($j:literal) => {{
+                    let w = 2 * (5 * $y + $j) + $h;
+                    e[w] = t[$j].rotate_left(p.r0[w])
+                        ^ (!t[($j + 1) % 5].rotate_left(p.r1[w])
+                            & t[($j + 2) % 5].rotate_left(p.r2[w]));
+                }};
+            }
+            chi!(0);
+            chi!(1);
+            chi!(2);
+            chi!(3);
+            chi!(4);
         }};
     }
-    row!(
-        0,
-        [(0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14)]
-    );
-    row!(
-        5,
-        [(3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61)]
-    );
-    row!(
-        10,
-        [(1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18)]
-    );
-    row!(
-        15,
-        [
-            (4, 4, 27),
-            (5, 0, 36),
-            (11, 1, 10),
-            (17, 2, 15),
-            (23, 3, 56)
-        ]
-    );
-    row!(
-        20,
-        [(2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2)]
-    );
-    e[0] ^= rc.0;
-    e[1] ^= rc.1;
+    row!(0, 1, 2, 3, 4);
+    e[0] ^= rc.0.rotate_right(p.out[0]);
+    e[1] ^= rc.1.rotate_right(p.out[1]);
 }
 
 /// Keccak-f\[1600\] on 50 bit-interleaved 32-bit words: word `2 i` holds
@@ -274,13 +399,25 @@ fn round32(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
 /// high halves of [`interleave`]). The core of the 32-bit permutation, for
 /// sponges that keep their state in this form.
 pub fn keccak_f1600_words(a: &mut [u32; 50]) {
+    // `cycle!` lists the bodies 0..LAZY.
+    const { assert!(LAZY == 4) };
     let mut e = [0u32; 50];
-    let mut i = 0;
-    while i < 24 {
-        round32(a, &mut e, RC32[i]);
-        round32(&e, a, RC32[i + 1]);
-        i += 2;
+    macro_rules! cycle {
+        ($($k:literal),*) => {
+            let mut i = 0;
+            while i < 24 {
+                $(
+                    if $k % 2 == 0 {
+                        round32::<$k>(a, &mut e, RC32[i + $k]);
+                    } else {
+                        round32::<$k>(&e, a, RC32[i + $k]);
+                    }
+                )*
+                i += LAZY;
+            }
+        };
     }
+    cycle!(0, 1, 2, 3);
 }
 
 /// Keccak-f\[1600\] on a state whose lanes are already bit-interleaved
