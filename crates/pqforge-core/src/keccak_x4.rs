@@ -221,17 +221,25 @@ macro_rules! rol64 {
 /// Keccak-f\[1600\] on one state, from the same unrolled round code as the
 /// AVX2 four-way permutation: same result as
 /// [`crate::keccak::keccak_f1600`]. Uses BMI1/BMI2 (three-operand `andn`
-/// and `rorx`) when the CPU has them.
+/// and `rorx`) when the CPU has them. On 32-bit targets, where 64-bit
+/// rotations cost several instructions, this is the bit-interleaved
+/// [`crate::keccak::keccak_f1600_32`] instead.
 #[inline]
 pub fn keccak_f1600_unrolled(state: &mut [u64; 25]) {
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    if crate::cpu::bmi1() && crate::cpu::bmi2() {
-        bmi::permute(state);
-        return;
+    #[cfg(target_pointer_width = "32")]
+    crate::keccak::keccak_f1600_32(state);
+    #[cfg(not(target_pointer_width = "32"))]
+    {
+        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+        if crate::cpu::bmi1() && crate::cpu::bmi2() {
+            bmi::permute(state);
+            return;
+        }
+        permute_generic(state);
     }
-    permute_generic(state);
 }
 
+#[cfg_attr(target_pointer_width = "32", allow(dead_code))]
 #[inline(always)]
 fn permute_generic(state: &mut [u64; 25]) {
     let mut a = *state;
