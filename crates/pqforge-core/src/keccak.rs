@@ -324,8 +324,8 @@ const LAZY: usize = 4;
 
 /// One round from `a` into `e` on bit-interleaved words (`a[2 i]` = even
 /// bits of lane i, `a[2 i + 1]` = odd bits) whose frames are those of body
-/// `K` of a lazy cycle (see [`Plan`]): theta, then rho, pi and chi fused
-/// row by row, then iota. Each output row is computed as two independent
+/// `K` of a lazy cycle (see [`Plan`]): theta, then rho, pi, chi and iota
+/// fused row by row. Each output row is computed as two independent
 /// halves (even words, odd words): every output word depends on one word
 /// of each input lane, so only five words and five theta words are live at
 /// a time, which fits the 13 usable registers of ARMv7-M.
@@ -377,9 +377,16 @@ fn round32<const K: usize>(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
             macro_rules! chi {
                 ($j:literal) => {{
                     let w = 2 * (5 * $y + $j) + $h;
+                    // Iota folded into lane 0 (words 0 and 1).
+                    let iota = match w {
+                        0 => rc.0.rotate_right(p.out[0]),
+                        1 => rc.1.rotate_right(p.out[1]),
+                        _ => 0,
+                    };
                     e[w] = t[$j].rotate_left(p.r0[w])
                         ^ (!t[($j + 1) % 5].rotate_left(p.r1[w])
-                            & t[($j + 2) % 5].rotate_left(p.r2[w]));
+                            & t[($j + 2) % 5].rotate_left(p.r2[w]))
+                        ^ iota;
                 }};
             }
             chi!(0);
@@ -390,8 +397,6 @@ fn round32<const K: usize>(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
         }};
     }
     row!(0, 1, 2, 3, 4);
-    e[0] ^= rc.0.rotate_right(p.out[0]);
-    e[1] ^= rc.1.rotate_right(p.out[1]);
 }
 
 /// Keccak-f\[1600\] on 50 bit-interleaved 32-bit words: word `2 i` holds
