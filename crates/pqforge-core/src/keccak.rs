@@ -179,94 +179,224 @@ const RC32: [(u32, u32); 24] = {
     r
 };
 
-/// Theta's offsets `d[x] = c[x - 1] ^ rol64(c[x + 1], 1)` from the column
-/// parities `c`, as interleaved words. Called through an opaque reference
-/// so that the row code below loads each input word where it uses it,
-/// instead of LLVM keeping all 50 alive from the parity computation (and
-/// spilling them).
-#[inline(always)]
-fn theta_d(a: &[u32; 50]) -> [u32; 10] {
-    let c: [u32; 10] =
-        core::array::from_fn(|w| a[w] ^ a[w + 10] ^ a[w + 20] ^ a[w + 30] ^ a[w + 40]);
-    // Rotating by one swaps the halves.
-    let mut d = [0u32; 10];
-    // (x - 1, x + 1) mod 5, as a table: no `%` (a `udiv` at opt-level z).
-    for (x, (p, n)) in [(4, 1), (0, 2), (1, 3), (2, 4), (3, 0)]
-        .into_iter()
-        .enumerate()
-    {
-        d[2 * x] = c[2 * p] ^ c[2 * n + 1].rotate_left(1);
-        d[2 * x + 1] = c[2 * p + 1] ^ c[2 * n];
+/// The rho+pi+chi rows of one round: output row `5 y` takes, in order, lane
+/// `i` (after adding theta's `d[x]`) rotated by `r`, as `(i, x, r)`.
+const ROWS: [[(usize, usize, u32); 5]; 5] = [
+    [(0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14)],
+    [(3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61)],
+    [(1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18)],
+    [
+        (4, 4, 27),
+        (5, 0, 36),
+        (11, 1, 10),
+        (17, 2, 15),
+        (23, 3, 56),
+    ],
+    [(2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2)],
+];
+
+/// Theta's `(x - 1, x + 1) mod 5`, as a table: no `%` (a `udiv` at
+/// opt-level z).
+const THETA: [(usize, usize); 5] = [(4, 1), (0, 2), (1, 3), (2, 4), (3, 0)];
+
+/// Where word `h` (0 even, 1 odd) of `rol64(a[i] ^ d[x], r)` comes from, in
+/// interleaved words: (state word, theta word, 32-bit rotation). For odd
+/// `r` the halves swap.
+const fn source(h: usize, (i, x, r): (usize, usize, u32)) -> (usize, usize, u32) {
+    if r % 2 == 0 {
+        (2 * i + h, 2 * x + h, r / 2)
+    } else if h == 0 {
+        (2 * i + 1, 2 * x + 1, r / 2 + 1)
+    } else {
+        (2 * i, 2 * x, r / 2)
     }
-    d
 }
 
+/// The constants of one round body with lazy rotations. The state words
+/// are kept "unrotated": word `w` holds its true value rotated right by
+/// `frame[w]` (a compile-time constant per round), so rho's rotations are
+/// never materialized: every rotation becomes the shifted second operand
+/// of the EOR / BIC that uses the word (free on ARMv7-M). A round's output
+/// word is stored in the frame of the operand that `bic` needs unrotated.
+/// The frames do not repeat from round to round, so the permutation runs
+/// cycles of [`LAZY`] round bodies, the last of which writes true values.
+#[derive(Clone, Copy)]
+struct Plan {
+    /// Rotation of state word `u` into the frame of its column parity
+    /// (that of word `u % 10`).
+    par: [u32; 50],
+    /// Rotation of the second parity term of `d[w]`, and `d[w]`'s frame.
+    drot: [u32; 10],
+    dframe: [u32; 10],
+    /// Per output word: source state word, theta word, rotation of the
+    /// theta word into the source's frame.
+    src: [usize; 50],
+    dsrc: [usize; 10 * 5],
+    trot: [u32; 50],
+    /// Per output word `b0 ^ (!b1 & b2)`: the rotations applied to the three
+    /// terms (rotated sources `t0, t1, t2` of positions j, j+1, j+2).
+    r0: [u32; 50],
+    r1: [u32; 50],
+    r2: [u32; 50],
+    /// The output frames (all zero when the body normalizes).
+    out: [u32; 50],
+}
+
+/// Frames of the input of round body `k` of a lazy cycle.
+const fn frames(k: usize) -> [u32; 50] {
+    let mut f = [0u32; 50];
+    let mut n = 0;
+    while n < k {
+        f = plan_from(f, false).out;
+        n += 1;
+    }
+    f
+}
+
+const fn plan_from(f: [u32; 50], normalize: bool) -> Plan {
+    let mut p = Plan {
+        par: [0; 50],
+        drot: [0; 10],
+        dframe: [0; 10],
+        src: [0; 50],
+        dsrc: [0; 50],
+        trot: [0; 50],
+        r0: [0; 50],
+        r1: [0; 50],
+        r2: [0; 50],
+        out: [0; 50],
+    };
+    let mut u = 0;
+    while u < 50 {
+        p.par[u] = f[u].wrapping_sub(f[u % 10]) % 32;
+        u += 1;
+    }
+    // d[2x] = c[2p] ^ rol(c[2n + 1], 1); d[2x + 1] = c[2p + 1] ^ c[2n];
+    // parity c[w] is in frame f[w].
+    let mut x = 0;
+    while x < 5 {
+        let (pp, nn) = THETA[x];
+        p.dframe[2 * x] = f[2 * pp];
+        p.drot[2 * x] = (f[2 * nn + 1] + 1).wrapping_sub(f[2 * pp]) % 32;
+        p.dframe[2 * x + 1] = f[2 * pp + 1];
+        p.drot[2 * x + 1] = f[2 * nn].wrapping_sub(f[2 * pp + 1]) % 32;
+        x += 1;
+    }
+    let mut y = 0;
+    while y < 5 {
+        let mut h = 0;
+        while h < 2 {
+            let mut q = [0u32; 5];
+            let mut j = 0;
+            while j < 5 {
+                let (s, dd, rr) = source(h, ROWS[y][j]);
+                let w = 2 * (5 * y + j) + h;
+                p.src[w] = s;
+                p.dsrc[w] = dd;
+                p.trot[w] = p.dframe[dd].wrapping_sub(f[s]) % 32;
+                q[j] = (f[s] + rr) % 32;
+                j += 1;
+            }
+            j = 0;
+            while j < 5 {
+                let w = 2 * (5 * y + j) + h;
+                let (q0, q1, q2) = (q[j], q[(j + 1) % 5], q[(j + 2) % 5]);
+                if normalize {
+                    (p.r0[w], p.r1[w], p.r2[w], p.out[w]) = (q0, q1, q2, 0);
+                } else {
+                    p.r0[w] = q0.wrapping_sub(q2) % 32;
+                    p.r1[w] = q1.wrapping_sub(q2) % 32;
+                    (p.r2[w], p.out[w]) = (0, q2);
+                }
+                j += 1;
+            }
+            h += 1;
+        }
+        y += 1;
+    }
+    p
+}
+
+/// Round bodies per lazy cycle (see [`Plan`]); divides 24. Four bodies
+/// (5.4 KB of code on the Cortex-M4): 3 of every 4 rounds run without
+/// materialized rotations.
+const LAZY: usize = 4;
+
 /// One round from `a` into `e` on bit-interleaved words (`a[2 i]` = even
-/// bits of lane i, `a[2 i + 1]` = odd bits): theta, then rho, pi and chi
-/// fused row by row, then iota. Each output row is computed as two
-/// independent halves (even words, odd words): every output word depends on
-/// one word of each input lane, so only five words and five theta words
-/// are live at a time, which fits the 13 usable registers of ARMv7-M.
+/// bits of lane i, `a[2 i + 1]` = odd bits) whose frames are those of body
+/// `K` of a lazy cycle (see [`Plan`]): theta, then rho, pi, chi and iota
+/// fused row by row. Each output row is computed as two independent
+/// halves (even words, odd words): every output word depends on one word
+/// of each input lane, so only five words and five theta words are live at
+/// a time, which fits the 13 usable registers of ARMv7-M.
 /// Not inlined on purpose: with both states in memory LLVM does not turn
 /// the 100 state words into loop-carried values (which it then spills and
 /// shuffles between stack slots every round).
 #[inline(never)]
-fn round32(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
-    let d = theta_d(core::hint::black_box(a));
-    // Word `h` of rol64(a[i] ^ d[x], r): for odd r the halves swap.
-    macro_rules! w {
-        ($a:ident, $h:literal, $i:literal, $x:literal, $r:literal) => {
-            if $r % 2 == 0 {
-                ($a[2 * $i + $h] ^ d[2 * $x + $h]).rotate_left($r / 2)
-            } else if $h == 0 {
-                ($a[2 * $i + 1] ^ d[2 * $x + 1]).rotate_left($r / 2 + 1)
-            } else {
-                ($a[2 * $i] ^ d[2 * $x]).rotate_left($r / 2)
-            }
+fn round32<const K: usize>(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
+    let p: Plan = const { plan_from(frames(K), K + 1 == LAZY) };
+    // Through an opaque reference so that the row code below loads each
+    // input word where it uses it, instead of LLVM keeping all 50 alive
+    // from the parity computation (and spilling them).
+    let c = {
+        let a = core::hint::black_box(a);
+        macro_rules! par {
+            ($($w:literal),*) => {
+                [$(a[$w]
+                    ^ a[$w + 10].rotate_left(p.par[$w + 10])
+                    ^ a[$w + 20].rotate_left(p.par[$w + 20])
+                    ^ a[$w + 30].rotate_left(p.par[$w + 30])
+                    ^ a[$w + 40].rotate_left(p.par[$w + 40])),*]
+            };
+        }
+        let c: [u32; 10] = par!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        c
+    };
+    macro_rules! theta {
+        ($($x:literal),*) => {
+            [$(
+                c[2 * THETA[$x].0] ^ c[2 * THETA[$x].1 + 1].rotate_left(p.drot[2 * $x]),
+                c[2 * THETA[$x].0 + 1] ^ c[2 * THETA[$x].1].rotate_left(p.drot[2 * $x + 1])
+            ),*]
         };
     }
+    let d: [u32; 10] = theta!(0, 1, 2, 3, 4);
     macro_rules! row {
-        ($o:literal, [$(($i:literal, $x:literal, $r:literal)),*]) => {
-            row!(@half 0, $o, [$(($i, $x, $r)),*]);
-            row!(@half 1, $o, [$(($i, $x, $r)),*]);
-        };
-        (@half $h:literal, $o:literal, [$(($i:literal, $x:literal, $r:literal)),*]) => {{
-            let [b0, b1, b2, b3, b4] = [$(w!(a, $h, $i, $x, $r)),*];
-            e[2 * $o + $h] = b0 ^ (!b1 & b2);
-            e[2 * $o + 2 + $h] = b1 ^ (!b2 & b3);
-            e[2 * $o + 4 + $h] = b2 ^ (!b3 & b4);
-            e[2 * $o + 6 + $h] = b3 ^ (!b4 & b0);
-            e[2 * $o + 8 + $h] = b4 ^ (!b0 & b1);
+        ($($y:literal),*) => {$(
+            row!(@half $y, 0);
+            row!(@half $y, 1);
+        )*};
+        (@half $y:literal, $h:literal) => {{
+            macro_rules! t {
+                ($j:literal) => {{
+                    let w = 2 * (5 * $y + $j) + $h;
+                    a[p.src[w]] ^ d[p.dsrc[w]].rotate_left(p.trot[w])
+                }};
+            }
+            let t = [t!(0), t!(1), t!(2), t!(3), t!(4)];
+            macro_rules! chi {
+                ($j:literal) => {{
+                    let w = 2 * (5 * $y + $j) + $h;
+                    // Iota folded into lane 0 (words 0 and 1).
+                    let iota = match w {
+                        0 => rc.0.rotate_right(p.out[0]),
+                        1 => rc.1.rotate_right(p.out[1]),
+                        _ => 0,
+                    };
+                    e[w] = t[$j].rotate_left(p.r0[w])
+                        ^ (!t[($j + 1) % 5].rotate_left(p.r1[w])
+                            & t[($j + 2) % 5].rotate_left(p.r2[w]))
+                        ^ iota;
+                }};
+            }
+            chi!(0);
+            chi!(1);
+            chi!(2);
+            chi!(3);
+            chi!(4);
         }};
     }
-    row!(
-        0,
-        [(0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14)]
-    );
-    row!(
-        5,
-        [(3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61)]
-    );
-    row!(
-        10,
-        [(1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18)]
-    );
-    row!(
-        15,
-        [
-            (4, 4, 27),
-            (5, 0, 36),
-            (11, 1, 10),
-            (17, 2, 15),
-            (23, 3, 56)
-        ]
-    );
-    row!(
-        20,
-        [(2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2)]
-    );
-    e[0] ^= rc.0;
-    e[1] ^= rc.1;
+    row!(0, 1, 2, 3, 4);
 }
 
 /// Keccak-f\[1600\] on 50 bit-interleaved 32-bit words: word `2 i` holds
@@ -274,13 +404,25 @@ fn round32(a: &[u32; 50], e: &mut [u32; 50], rc: (u32, u32)) {
 /// high halves of [`interleave`]). The core of the 32-bit permutation, for
 /// sponges that keep their state in this form.
 pub fn keccak_f1600_words(a: &mut [u32; 50]) {
+    // `cycle!` lists the bodies 0..LAZY.
+    const { assert!(LAZY == 4) };
     let mut e = [0u32; 50];
-    let mut i = 0;
-    while i < 24 {
-        round32(a, &mut e, RC32[i]);
-        round32(&e, a, RC32[i + 1]);
-        i += 2;
+    macro_rules! cycle {
+        ($($k:literal),*) => {
+            let mut i = 0;
+            while i < 24 {
+                $(
+                    if $k % 2 == 0 {
+                        round32::<$k>(a, &mut e, RC32[i + $k]);
+                    } else {
+                        round32::<$k>(&e, a, RC32[i + $k]);
+                    }
+                )*
+                i += LAZY;
+            }
+        };
     }
+    cycle!(0, 1, 2, 3);
 }
 
 /// Keccak-f\[1600\] on a state whose lanes are already bit-interleaved
@@ -306,11 +448,171 @@ pub fn keccak_f1600_32(a: &mut [u64; 25]) {
     }
 }
 
+/// Lane access to a Keccak state in the form a [`Sponge`] keeps it: plain
+/// 64-bit lanes (`[u64; 25]`), or bit-interleaved 32-bit words
+/// (`[u32; 50]`, see [`keccak_f1600_words`]), which 32-bit targets use so
+/// that each permutation runs without converting all 25 lanes in and out;
+/// only the lanes that bytes go into or come out of are converted.
+trait Lanes: Zeroize {
+    const ZERO: Self;
+    /// Keccak-f\[1600\] in place.
+    fn permute(&mut self);
+    /// XORs the standard-form 64-bit `x` into lane `i`.
+    fn xor_lane(&mut self, i: usize, x: u64);
+    /// Lane `i` in standard form.
+    fn lane(&self, i: usize) -> u64;
+    /// Byte `k` (0..8) of lane `i`.
+    #[inline(always)]
+    fn byte(&self, i: usize, k: usize) -> u8 {
+        (self.lane(i) >> (8 * k)) as u8
+    }
+}
+
+impl Lanes for [u64; 25] {
+    const ZERO: Self = [0; 25];
+
+    #[inline(always)]
+    fn permute(&mut self) {
+        keccak_f1600(self);
+    }
+
+    #[inline(always)]
+    fn xor_lane(&mut self, i: usize, x: u64) {
+        self[i] ^= x;
+    }
+
+    #[inline(always)]
+    fn lane(&self, i: usize) -> u64 {
+        self[i]
+    }
+}
+
+impl Lanes for [u32; 50] {
+    const ZERO: Self = [0; 50];
+
+    #[inline(always)]
+    fn permute(&mut self) {
+        keccak_f1600_words(self);
+    }
+
+    #[inline(always)]
+    fn xor_lane(&mut self, i: usize, x: u64) {
+        let v = interleave(x);
+        self[2 * i] ^= v as u32;
+        self[2 * i + 1] ^= (v >> 32) as u32;
+    }
+
+    #[inline(always)]
+    fn lane(&self, i: usize) -> u64 {
+        deinterleave((u64::from(self[2 * i + 1]) << 32) | u64::from(self[2 * i]))
+    }
+
+    /// Byte `k` of a lane is nibble `k` of its even word (its even bits)
+    /// merged with nibble `k` of its odd word: two delta swaps instead of
+    /// deinterleaving the whole lane.
+    #[inline(always)]
+    fn byte(&self, i: usize, k: usize) -> u8 {
+        let e = (self[2 * i] >> (4 * k)) & 0xF;
+        let o = (self[2 * i + 1] >> (4 * k)) & 0xF;
+        // e0 e1 e2 e3 o0 o1 o2 o3 -> e0 o0 e1 o1 e2 o2 e3 o3
+        let mut x = e | (o << 4);
+        let t = (x ^ (x >> 2)) & 0x0C;
+        x ^= t ^ (t << 2);
+        let t = (x ^ (x >> 1)) & 0x22;
+        x ^= t ^ (t << 1);
+        x as u8
+    }
+}
+
+/// The state a [`Sponge`] keeps: bit-interleaved words on 32-bit targets,
+/// 64-bit lanes elsewhere.
+#[cfg(target_pointer_width = "32")]
+type SpongeState = [u32; 50];
+#[cfg(not(target_pointer_width = "32"))]
+type SpongeState = [u64; 25];
+
+/// Absorbs `data` into `st` at byte position `*pos` of a block of `RATE`
+/// bytes (`*pos < RATE`), permuting after every full block. Partial lanes
+/// are gathered into one 64-bit word, so each lane touched is converted
+/// once per call.
+#[inline(always)]
+fn absorb_into<S: Lanes, const RATE: usize>(st: &mut S, pos: &mut usize, mut data: &[u8]) {
+    while !data.is_empty() {
+        if *pos == 0 && data.len() >= RATE {
+            let (block, rest) = data.split_at(RATE);
+            for (i, chunk) in block.chunks_exact(8).enumerate() {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(chunk);
+                st.xor_lane(i, u64::from_le_bytes(w));
+            }
+            st.permute();
+            data = rest;
+            continue;
+        }
+        let off = *pos % 8;
+        let n = core::cmp::min(8 - off, data.len());
+        let mut w = [0u8; 8];
+        w[off..off + n].copy_from_slice(&data[..n]);
+        st.xor_lane(*pos / 8, u64::from_le_bytes(w));
+        *pos += n;
+        data = &data[n..];
+        if *pos == RATE {
+            st.permute();
+            *pos = 0;
+        }
+    }
+}
+
+/// Pads the absorbed input with domain byte `DS` and permutes.
+#[inline(always)]
+fn pad_into<S: Lanes, const RATE: usize, const DS: u8>(st: &mut S, pos: usize) {
+    st.xor_lane(pos / 8, u64::from(DS) << (8 * (pos % 8)));
+    st.xor_lane(RATE / 8 - 1, 0x80 << 56);
+    st.permute();
+}
+
+/// Squeezes `out` from `st`, whose current block's first `*pos` bytes
+/// were already output (`*pos == RATE`: the block is used up). Whole blocks
+/// convert only the `RATE / 8` lanes of the rate; a single byte reads it
+/// straight from the state.
+#[inline(always)]
+fn squeeze_from<S: Lanes, const RATE: usize>(st: &mut S, pos: &mut usize, mut out: &mut [u8]) {
+    while !out.is_empty() {
+        if *pos == RATE {
+            st.permute();
+            *pos = 0;
+        }
+        if *pos == 0 && out.len() >= RATE {
+            let (block, rest) = out.split_at_mut(RATE);
+            for (i, chunk) in block.chunks_exact_mut(8).enumerate() {
+                chunk.copy_from_slice(&st.lane(i).to_le_bytes());
+            }
+            *pos = RATE;
+            out = rest;
+            continue;
+        }
+        let off = *pos % 8;
+        let n = core::cmp::min(8 - off, out.len());
+        if n == 1 {
+            out[0] = st.byte(*pos / 8, off);
+        } else {
+            let w = st.lane(*pos / 8).to_le_bytes();
+            out[..n].copy_from_slice(&w[off..off + n]);
+        }
+        *pos += n;
+        out = &mut out[n..];
+    }
+}
+
 /// A Keccak sponge with rate `RATE` bytes and domain-separation byte `DS`
 /// (0x06 for SHA-3, 0x1F for SHAKE). The state is wiped on drop.
+///
+/// On 32-bit targets the state stays bit-interleaved between permutations
+/// (see [`keccak_f1600_words`]); lanes are converted only as bytes go in
+/// or out.
 #[derive(Clone)]
 pub struct Sponge<const RATE: usize, const DS: u8> {
-    state: [u64; 25],
+    state: SpongeState,
     pos: usize,
     squeezing: bool,
 }
@@ -336,22 +638,12 @@ impl<const RATE: usize, const DS: u8> Drop for Sponge<RATE, DS> {
     }
 }
 
-#[inline(always)]
-fn xor_byte(state: &mut [u64; 25], pos: usize, b: u8) {
-    state[pos / 8] ^= u64::from(b) << (8 * (pos % 8));
-}
-
-#[inline(always)]
-fn get_byte(state: &[u64; 25], pos: usize) -> u8 {
-    (state[pos / 8] >> (8 * (pos % 8))) as u8
-}
-
 impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     /// A fresh sponge (all-zero state).
     #[must_use]
     pub const fn new() -> Self {
         Self {
-            state: [0; 25],
+            state: <SpongeState as Lanes>::ZERO,
             pos: 0,
             squeezing: false,
         }
@@ -361,67 +653,19 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     ///
     /// # Panics
     /// If called after squeezing started (a programming error).
-    pub fn absorb(&mut self, mut data: &[u8]) {
+    pub fn absorb(&mut self, data: &[u8]) {
         assert!(!self.squeezing, "absorb after squeeze");
-        while !data.is_empty() {
-            if self.pos == 0 && data.len() >= RATE {
-                let (block, rest) = data.split_at(RATE);
-                for (lane, chunk) in self.state.iter_mut().zip(block.chunks_exact(8)) {
-                    let mut w = [0u8; 8];
-                    w.copy_from_slice(chunk);
-                    *lane ^= u64::from_le_bytes(w);
-                }
-                keccak_f1600(&mut self.state);
-                data = rest;
-                continue;
-            }
-            let n = core::cmp::min(RATE - self.pos, data.len());
-            for (i, &b) in data[..n].iter().enumerate() {
-                xor_byte(&mut self.state, self.pos + i, b);
-            }
-            self.pos += n;
-            data = &data[n..];
-            if self.pos == RATE {
-                keccak_f1600(&mut self.state);
-                self.pos = 0;
-            }
-        }
-    }
-
-    fn pad(&mut self) {
-        xor_byte(&mut self.state, self.pos, DS);
-        xor_byte(&mut self.state, RATE - 1, 0x80);
-        keccak_f1600(&mut self.state);
-        self.pos = 0;
-        self.squeezing = true;
+        absorb_into::<_, RATE>(&mut self.state, &mut self.pos, data);
     }
 
     /// Squeezes `out.len()` bytes (padding on the first call).
-    pub fn squeeze(&mut self, mut out: &mut [u8]) {
+    pub fn squeeze(&mut self, out: &mut [u8]) {
         if !self.squeezing {
-            self.pad();
+            pad_into::<_, RATE, DS>(&mut self.state, self.pos);
+            self.pos = 0;
+            self.squeezing = true;
         }
-        while !out.is_empty() {
-            if self.pos == RATE {
-                keccak_f1600(&mut self.state);
-                self.pos = 0;
-            }
-            if self.pos == 0 && out.len() >= RATE {
-                let (block, rest) = out.split_at_mut(RATE);
-                for (lane, chunk) in self.state.iter().zip(block.chunks_exact_mut(8)) {
-                    chunk.copy_from_slice(&lane.to_le_bytes());
-                }
-                self.pos = RATE;
-                out = rest;
-                continue;
-            }
-            let n = core::cmp::min(RATE - self.pos, out.len());
-            for (i, o) in out[..n].iter_mut().enumerate() {
-                *o = get_byte(&self.state, self.pos + i);
-            }
-            self.pos += n;
-            out = &mut out[n..];
-        }
+        squeeze_from::<_, RATE>(&mut self.state, &mut self.pos, out);
     }
 
     /// Finishes a fixed-output hash: squeezes `out.len()` bytes.
@@ -429,10 +673,12 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
         self.squeeze(out);
     }
 
-    /// The raw state (for multi-lane / SIMD users that continue it).
+    /// A copy of the raw state as 64-bit lanes in standard form (for
+    /// multi-lane / SIMD users that continue it). The caller owns the copy
+    /// and should wipe it if the state is secret.
     #[must_use]
-    pub fn state(&self) -> &[u64; 25] {
-        &self.state
+    pub fn state(&self) -> [u64; 25] {
+        core::array::from_fn(|i| self.state.lane(i))
     }
 }
 
@@ -547,6 +793,68 @@ mod tests {
         keccak_f1600_interleaved(&mut c);
         keccak_f1600(&mut a);
         assert_eq!(c.map(deinterleave), a);
+    }
+
+    /// The interleaved sponge state (what 32-bit targets use) gives the
+    /// same bytes as 64-bit lanes, for every mix of piece sizes.
+    #[test]
+    fn interleaved_sponge_matches_lanes() {
+        fn run<S: Lanes, const RATE: usize>(
+            pieces_in: &[usize],
+            pieces_out: &[usize],
+        ) -> [u8; 600] {
+            let data: [u8; 400] = core::array::from_fn(|i| (i * 13 + 5) as u8);
+            let mut st = S::ZERO;
+            let mut pos = 0;
+            let mut d: &[u8] = &data;
+            for &n in pieces_in.iter().cycle() {
+                let n = n.min(d.len());
+                absorb_into::<S, RATE>(&mut st, &mut pos, &d[..n]);
+                d = &d[n..];
+                if d.is_empty() {
+                    break;
+                }
+            }
+            pad_into::<S, RATE, 0x1F>(&mut st, pos);
+            pos = 0;
+            let mut out = [0u8; 600];
+            let mut o: &mut [u8] = &mut out;
+            for &n in pieces_out.iter().cycle() {
+                let n = n.min(o.len());
+                let (a, b) = o.split_at_mut(n);
+                squeeze_from::<S, RATE>(&mut st, &mut pos, a);
+                o = b;
+                if o.is_empty() {
+                    break;
+                }
+            }
+            let mut lanes = [0u64; 25];
+            for (i, l) in lanes.iter_mut().enumerate() {
+                *l = st.lane(i);
+            }
+            out[..8].copy_from_slice(&lanes[(pos / 8 + 3) % 25].to_le_bytes()[..]);
+            out
+        }
+        let sizes: [&[usize]; 6] = [&[1], &[3, 7], &[8], &[168, 1], &[5, 200, 2], &[400]];
+        for i in sizes {
+            for o in sizes {
+                assert_eq!(run::<[u64; 25], 168>(i, o), run::<[u32; 50], 168>(i, o));
+                assert_eq!(run::<[u64; 25], 136>(i, o), run::<[u32; 50], 136>(i, o));
+                assert_eq!(run::<[u64; 25], 72>(i, o), run::<[u32; 50], 72>(i, o));
+            }
+        }
+        let mut one = [0u8; 600];
+        shake128(
+            &core::array::from_fn::<u8, 400, _>(|i| (i * 13 + 5) as u8),
+            &mut one,
+        );
+        assert_eq!(one[8..], run::<[u32; 50], 168>(&[1], &[1])[8..]);
+        let st: [u32; 50] = core::array::from_fn(|i| (i as u32).wrapping_mul(0x9E37_79B9));
+        for i in 0..25 {
+            for k in 0..8 {
+                assert_eq!(st.byte(i, k), (st.lane(i) >> (8 * k)) as u8);
+            }
+        }
     }
 
     #[test]

@@ -237,17 +237,25 @@ macro_rules! rol64 {
 /// Keccak-f\[1600\] on one state, from the same unrolled round code as the
 /// AVX2 four-way permutation: same result as
 /// [`crate::keccak::keccak_f1600`]. Uses BMI1/BMI2 (three-operand `andn`
-/// and `rorx`) when the CPU has them.
+/// and `rorx`) when the CPU has them. On 32-bit targets, where 64-bit
+/// rotations cost several instructions, this is the bit-interleaved
+/// [`crate::keccak::keccak_f1600_32`] instead.
 #[inline]
 pub fn keccak_f1600_unrolled(state: &mut [u64; 25]) {
-    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
-    if crate::cpu::bmi1() && crate::cpu::bmi2() {
-        bmi::permute(state);
-        return;
+    #[cfg(target_pointer_width = "32")]
+    crate::keccak::keccak_f1600_32(state);
+    #[cfg(not(target_pointer_width = "32"))]
+    {
+        #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+        if crate::cpu::bmi1() && crate::cpu::bmi2() {
+            bmi::permute(state);
+            return;
+        }
+        permute_generic(state);
     }
-    permute_generic(state);
 }
 
+#[cfg_attr(target_pointer_width = "32", allow(dead_code))]
 #[inline(always)]
 fn permute_generic(state: &mut [u64; 25]) {
     let mut a = *state;
@@ -444,6 +452,52 @@ mod avx512 {
     }
 }
 
+/// Four Keccak-f\[1600\] permutations in the interleaved layout on
+/// bit-interleaved lanes (see [`crate::keccak::interleave`]): the 32-bit
+/// permutation without converting every lane in and out.
+#[cfg(any(test, target_pointer_width = "32"))]
+fn keccak_f1600_x4_words(s: &mut [u64; 100]) {
+    for j in 0..LANES {
+        let mut a: [u32; 50] =
+            core::array::from_fn(|w| (s[4 * (w / 2) + j] >> (32 * (w % 2))) as u32);
+        crate::keccak::keccak_f1600_words(&mut a);
+        for i in 0..25 {
+            s[4 * i + j] = (u64::from(a[2 * i + 1]) << 32) | u64::from(a[2 * i]);
+        }
+        wipe(&mut a);
+    }
+}
+
+/// The state form of [`SpongeX4`]: on 32-bit targets its lanes stay
+/// bit-interleaved between permutations and are converted only as bytes go
+/// in or out; elsewhere plain lanes.
+#[cfg(target_pointer_width = "32")]
+mod x4form {
+    pub(super) use super::keccak_f1600_x4_words as permute;
+    pub(super) use crate::keccak::{deinterleave as lane_out, interleave as lane_in};
+
+    /// Both states, one after the other.
+    pub(super) fn permute_pair(a: &mut [u64; 100], b: &mut [u64; 100]) {
+        permute(a);
+        permute(b);
+    }
+}
+#[cfg(not(target_pointer_width = "32"))]
+mod x4form {
+    pub(super) use super::keccak_f1600_x4 as permute;
+    pub(super) use super::keccak_f1600_x4_pair as permute_pair;
+
+    #[inline(always)]
+    pub(super) fn lane_in(x: u64) -> u64 {
+        x
+    }
+
+    #[inline(always)]
+    pub(super) fn lane_out(x: u64) -> u64 {
+        x
+    }
+}
+
 /// Four SHAKE-style sponges of rate `RATE` bytes and domain byte `DS`, run in
 /// lock step on inputs of equal length. The state is wiped on drop.
 #[derive(Clone)]
@@ -487,10 +541,10 @@ impl<const RATE: usize, const DS: u8> SpongeX4<RATE, DS> {
                 for i in 0..RATE / 8 {
                     let mut b = [0u8; 8];
                     b.copy_from_slice(&blk[8 * i..8 * i + 8]);
-                    s[4 * i + j] ^= u64::from_le_bytes(b);
+                    s[4 * i + j] ^= x4form::lane_in(u64::from_le_bytes(b));
                 }
             }
-            keccak_f1600_x4(&mut s);
+            x4form::permute(&mut s);
             off += RATE;
         }
         // Last (partial) block with padding, assembled per lane then added
@@ -505,7 +559,7 @@ impl<const RATE: usize, const DS: u8> SpongeX4<RATE, DS> {
             for i in 0..RATE / 8 {
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&blk[8 * i..8 * i + 8]);
-                s[4 * i + j] ^= u64::from_le_bytes(b);
+                s[4 * i + j] ^= x4form::lane_in(u64::from_le_bytes(b));
             }
         }
         wipe(&mut blk);
@@ -541,13 +595,14 @@ impl<const RATE: usize, const DS: u8> SpongeX4<RATE, DS> {
                 "SpongeX4::squeeze_blocks_pair: length not a multiple of the rate"
             );
             if x.used {
-                keccak_f1600_x4_pair(&mut x.s, &mut y.s);
+                x4form::permute_pair(&mut x.s, &mut y.s);
             }
             for (j, o) in out.iter_mut().enumerate() {
                 let st = if j < LANES { &x.s } else { &y.s };
                 let blk = &mut o[off..off + RATE];
                 for i in 0..RATE / 8 {
-                    blk[8 * i..8 * i + 8].copy_from_slice(&st[4 * i + j % LANES].to_le_bytes());
+                    blk[8 * i..8 * i + 8]
+                        .copy_from_slice(&x4form::lane_out(st[4 * i + j % LANES]).to_le_bytes());
                 }
             }
             x.used = true;
@@ -575,12 +630,13 @@ impl<const RATE: usize, const DS: u8> SpongeX4<RATE, DS> {
                 "SpongeX4::squeeze_blocks: length not a multiple of the rate"
             );
             if self.used {
-                keccak_f1600_x4(&mut self.s);
+                x4form::permute(&mut self.s);
             }
             for (j, o) in out.iter_mut().enumerate() {
                 let blk = &mut o[off..off + RATE];
                 for i in 0..RATE / 8 {
-                    blk[8 * i..8 * i + 8].copy_from_slice(&self.s[4 * i + j].to_le_bytes());
+                    blk[8 * i..8 * i + 8]
+                        .copy_from_slice(&x4form::lane_out(self.s[4 * i + j]).to_le_bytes());
                 }
             }
             self.used = true;
@@ -644,6 +700,17 @@ mod tests {
                 assert_eq!(a[i], t[4 * i + j]);
             }
         }
+    }
+
+    #[test]
+    fn words_permutation_matches() {
+        use crate::keccak::{deinterleave, interleave};
+        let mut s: [u64; 100] =
+            core::array::from_fn(|i| (i as u64 + 5).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut t = s.map(interleave);
+        keccak_f1600_x4_portable(&mut s);
+        keccak_f1600_x4_words(&mut t);
+        assert_eq!(s, t.map(deinterleave));
     }
 
     #[test]

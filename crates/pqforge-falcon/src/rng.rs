@@ -168,7 +168,7 @@ impl ShakeU64 {
         sc.squeeze(&mut first);
         first.zeroize();
         ShakeU64 {
-            st: *sc.state(),
+            st: sc.state(),
             pos: 0,
         }
     }

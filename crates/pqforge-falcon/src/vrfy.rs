@@ -201,7 +201,9 @@ pub(crate) fn complete_private<B: Backend>(
 /// `sc` must have absorbed its input and not squeezed yet: the first
 /// output block comes from `sc`, the following ones from a copy of its
 /// state run through the unrolled permutation (BMI1/BMI2 when available),
-/// block by block.
+/// block by block. On 32-bit targets every block comes from `sc` (its
+/// state stays bit-interleaved, so a block converts only the 17 rate
+/// lanes).
 pub(crate) fn hash_to_point(sc: &mut Shake256, x: &mut [u16]) {
     const RATE: usize = 136;
     if x.is_empty() {
@@ -209,7 +211,8 @@ pub(crate) fn hash_to_point(sc: &mut Shake256, x: &mut [u16]) {
     }
     let mut buf = [0u8; RATE];
     sc.squeeze(&mut buf);
-    let mut st = *sc.state();
+    #[cfg(not(target_pointer_width = "32"))]
+    let mut st = sc.state();
     let mut u = 0;
     loop {
         for pair in buf.chunks_exact(2) {
@@ -222,9 +225,14 @@ pub(crate) fn hash_to_point(sc: &mut Shake256, x: &mut [u16]) {
                 }
             }
         }
-        pqforge_core::keccak_x4::keccak_f1600_unrolled(&mut st);
-        for (chunk, lane) in buf.chunks_exact_mut(8).zip(st.iter()) {
-            chunk.copy_from_slice(&lane.to_le_bytes());
+        #[cfg(target_pointer_width = "32")]
+        sc.squeeze(&mut buf);
+        #[cfg(not(target_pointer_width = "32"))]
+        {
+            pqforge_core::keccak_x4::keccak_f1600_unrolled(&mut st);
+            for (chunk, lane) in buf.chunks_exact_mut(8).zip(st.iter()) {
+                chunk.copy_from_slice(&lane.to_le_bytes());
+            }
         }
     }
 }
