@@ -12,8 +12,13 @@ pub struct Opts {
     pub rounds: usize,
 }
 
+/// `--no-avx512`: pqforge's dispatch treats AVX-512 as absent (its AVX2
+/// paths, as on CPUs without AVX-512); the peers never use AVX-512.
+const NO_AVX512: &str = "--no-avx512";
+
 impl Opts {
-    /// Parses `--filter S`, `--iters N`, `--rounds N`.
+    /// Parses `--filter S`, `--iters N`, `--rounds N`, `--no-avx512` (acted
+    /// on here: see [`pqforge::cpu::disable_avx512`]).
     pub fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
         let mut o = Opts {
             filter: None,
@@ -26,6 +31,7 @@ impl Opts {
                 "--filter" => o.filter = Some(val("--filter")?),
                 "--iters" => o.iters = val("--iters")?.parse().map_err(|_| "bad --iters")?,
                 "--rounds" => o.rounds = val("--rounds")?.parse().map_err(|_| "bad --rounds")?,
+                NO_AVX512 => pqforge::cpu::disable_avx512(),
                 _ => return Err(format!("unknown argument `{a}`")),
             }
         }

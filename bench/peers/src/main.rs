@@ -4,7 +4,7 @@
 //! (below 1.0 means pqforge is faster).
 //!
 //! ```text
-//! cargo run --release -p pqforge-peers -- [--filter hqc] [--iters 200] [--rounds 5]
+//! cargo run --release -p pqforge-peers -- [--filter hqc] [--iters 200] [--rounds 5] [--no-avx512]
 //! ```
 
 #[cfg(feature = "falcon")]

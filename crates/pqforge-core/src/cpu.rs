@@ -127,6 +127,27 @@ mod imp {
         CACHE.store(f, Ordering::Relaxed);
         f
     }
+
+    /// Clears the AVX-512 bits of the cached answer (probing first).
+    pub fn disable_avx512() {
+        features();
+        CACHE.fetch_and(!(AVX512F | AVX512BW | AVX512VL), Ordering::Relaxed);
+    }
+}
+
+/// From now on, report AVX-512 as absent (unless it is enabled at compile
+/// time), so that every dispatch takes its AVX2 (or older) path: for
+/// benchmarks and tests of those paths on AVX-512 machines
+/// (`pqforge-peers --no-avx512`). Call it before any work starts: a call
+/// already inside an AVX-512 path finishes there.
+///
+/// ```
+/// pqforge_core::cpu::disable_avx512();
+/// assert!(!pqforge_core::cpu::avx512f() || cfg!(target_feature = "avx512f"));
+/// ```
+pub fn disable_avx512() {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    imp::disable_avx512();
 }
 
 macro_rules! feature_fn {
