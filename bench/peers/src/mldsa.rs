@@ -1,5 +1,5 @@
-//! ML-DSA-44/65/87 (FIPS 204): pqforge (typed API; portable code only for
-//! now) vs `pqcrypto-mldsa` (PQClean; its AVX2 code when the CPU has AVX2,
+//! ML-DSA-44/65/87 (FIPS 204): pqforge (typed API; its run-time dispatch:
+//! AVX-512, AVX2 with `--no-avx512`, else portable) vs `pqcrypto-mldsa` (PQClean; its AVX2 code when the CPU has AVX2,
 //! picked at run time), `aws-lc-rs` (mldsa-native, AVX2 inside),
 //! `libcrux-ml-dsa` (AVX2 picked at run time), `oqs` (liboqs 0.13, AVX2
 //! picked at run time) and RustCrypto `ml-dsa` (portable Rust).
