@@ -6,7 +6,7 @@
 use pqforge_core::ctgrind;
 use pqforge_core::keccak::{Shake128, Shake256};
 
-use crate::arith::montgomery_reduce;
+use crate::arith::mont_q;
 use crate::params::{N, Q};
 
 /// RejNTTPoly: the entry (r, s) of Â from G(ρ || s || r) (the column byte
@@ -19,8 +19,9 @@ pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8, a: &mut [i32; N]) {
 /// sampled (no entry buffer): the same sums as RejNTTPoly followed by
 /// `Backend::pointwise_acc` on the portable backend.
 pub fn rej_ntt_poly_acc(rho: &[u8; 32], s: u8, r: u8, v: &[i32; N], acc: &mut [i32; N]) {
+    let q = core::hint::black_box(Q);
     rej_ntt_with(rho, s, r, |j, z| {
-        acc[j] += montgomery_reduce(i64::from(z) * i64::from(v[j]));
+        acc[j] += mont_q(i64::from(z) * i64::from(v[j]), q);
     });
 }
 
