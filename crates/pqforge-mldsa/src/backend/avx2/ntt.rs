@@ -2,9 +2,12 @@
 //!
 //! Montgomery products are computed lane-wise with `_mm256_mul_epi32`,
 //! which multiplies the even 32-bit lanes into 64-bit products; the odd
-//! lanes go through a second multiply after a 32-bit shift. With
-//! t = (a z mod 2^32) q^-1 mod 2^32, the high halves of a z and t q
-//! subtract exactly (their low halves are equal), so every product is
+//! lanes go through a second multiply after `movshdup` moved them to the
+//! even positions (a shuffle, not a shift: it leaves the multiplier ports
+//! to the multiplies). t = (a z mod 2^32) q^-1 mod 2^32 is one
+//! `_mm256_mullo_epi32` of a by the precomputed z q^-1 mod 2^32 for all 8
+//! lanes. The high halves of a z and t q subtract exactly (their low halves
+//! are equal), so every product is
 //! bit-identical to `arith::montgomery_reduce(a * z)`, and `ntt`,
 //! `invntt_tomont` and `pointwise_montgomery` return exactly what the
 //! portable functions return (same values, same order, same ranges).
@@ -15,14 +18,19 @@
 //! layers (4, 2, 1) on 4 consecutive registers. For the in-register layers
 //! a pair of registers (16 coefficients) is regrouped by lane permutes
 //! (`t8`, `t4`, `t2`, each its own inverse) so that each butterfly again
-//! pairs two whole registers; the forward transform undoes the regrouping
-//! before storing, so memory always holds the standard order.
+//! pairs two whole registers. Between the standard order and the
+//! distance-1 layout (even coefficients in the first register, odd ones in
+//! the second) four shuffles do the work of the three steps
+//! ([`std_to_odd_even`], [`odd_even_to_std`]). The forward transform
+//! undoes the regrouping before storing, so memory always holds the
+//! standard order.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_blend_epi32, _mm256_loadu_si256,
-    _mm256_mul_epi32, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setzero_si256,
-    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_blend_epi32, _mm256_castps_si256,
+    _mm256_castsi256_ps, _mm256_loadu_si256, _mm256_movehdup_ps, _mm256_moveldup_ps,
+    _mm256_mul_epi32, _mm256_mullo_epi32, _mm256_permute2x128_si256, _mm256_set1_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_ps, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
 use super::Poly;
@@ -37,13 +45,13 @@ const OFF2: [usize; 8] = [0, 1, 4, 5, 8, 9, 12, 13];
 const OFF1: [usize; 8] = [0, 2, 4, 6, 8, 10, 12, 14];
 
 /// Per-lane twiddles of an in-register layer of distance `len`, for each
-/// block m of 16 coefficients: [z, z q^-1, z of the odd lanes, z q^-1 of the
-/// odd lanes] (odd lanes' factors moved to the even positions, the ones
+/// block m of 16 coefficients: [z, z q^-1 mod 2^32, z of the odd lanes]
+/// (the odd lanes' z also in the even positions, the ones
 /// `_mm256_mul_epi32` reads). Coefficient j uses the portable loops'
 /// twiddle: ZETAS[128/len + j/(2 len)] forward, -ZETAS[256/len - 1 -
 /// j/(2 len)] inverse.
-const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 4]; 16] {
-    let mut t = [[[0i32; 8]; 4]; 16];
+const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 3]; 16] {
+    let mut t = [[[0i32; 8]; 3]; 16];
     let mut m = 0;
     while m < 16 {
         let mut l = 0;
@@ -54,12 +62,11 @@ const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 4]
             } else {
                 ZETAS[128 / len + j / (2 * len)]
             };
-            let zq = z.wrapping_mul(QINV);
             t[m][0][l] = z;
-            t[m][1][l] = zq;
+            t[m][1][l] = z.wrapping_mul(QINV);
             if l % 2 == 1 {
                 t[m][2][l - 1] = z;
-                t[m][3][l - 1] = zq;
+                t[m][2][l] = z;
             }
             l += 1;
         }
@@ -68,22 +75,21 @@ const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 4]
     t
 }
 
-const FWD4: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF4, 4, false);
-const FWD2: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF2, 2, false);
-const FWD1: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF1, 1, false);
-const INV4: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF4, 4, true);
-const INV2: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF2, 2, true);
-const INV1: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF1, 1, true);
+const FWD4: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF4, 4, false);
+const FWD2: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF2, 2, false);
+const FWD1: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF1, 1, false);
+const INV4: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF4, 4, true);
+const INV2: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF2, 2, true);
+const INV1: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF1, 1, true);
 
 /// A Montgomery multiplier in the form [`mont_mul`] takes: z and
-/// z q^-1 mod 2^32 for the even lanes (`z`, `zq`) and for the odd lanes
-/// (`zo`, `zqo`, read from their even positions).
+/// z q^-1 mod 2^32 in every lane (`z`, `zq`), and the odd lanes' z in the
+/// even positions (`zo`).
 #[derive(Clone, Copy)]
 struct Tw {
     z: __m256i,
     zq: __m256i,
     zo: __m256i,
-    zqo: __m256i,
 }
 
 /// The same multiplier z in every lane.
@@ -92,24 +98,34 @@ struct Tw {
 fn tw_bcast(z: i32) -> Tw {
     let zq = _mm256_set1_epi32(z.wrapping_mul(QINV));
     let z = _mm256_set1_epi32(z);
-    Tw {
-        z,
-        zq,
-        zo: z,
-        zqo: zq,
-    }
+    Tw { z, zq, zo: z }
 }
 
 /// A row of [`lane_twiddles`].
 #[inline]
 #[target_feature(enable = "avx2")]
-fn tw_lanes(t: &[[i32; 8]; 4]) -> Tw {
+fn tw_lanes(t: &[[i32; 8]; 3]) -> Tw {
     Tw {
         z: load8(&t[0]),
         zq: load8(&t[1]),
         zo: load8(&t[2]),
-        zqo: load8(&t[3]),
     }
+}
+
+/// `movshdup`: lanes [x1, x1, x3, x3, ...] (the odd lanes also in the
+/// even positions).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn hdup(x: __m256i) -> __m256i {
+    _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(x)))
+}
+
+/// `movsldup`: lanes [x0, x0, x2, x2, ...] (the even lanes also in the odd
+/// positions).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn ldup(x: __m256i) -> __m256i {
+    _mm256_castps_si256(_mm256_moveldup_ps(_mm256_castsi256_ps(x)))
 }
 
 #[inline]
@@ -155,7 +171,7 @@ fn reduce_products(pe: __m256i, po: __m256i) -> __m256i {
     // subtract without a borrow (odd 32-bit positions).
     let re = _mm256_sub_epi32(pe, ue);
     let ro = _mm256_sub_epi32(po, uo);
-    _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
+    _mm256_blend_epi32::<0xAA>(hdup(re), ro)
 }
 
 /// Lane-wise `montgomery_reduce(a * z)` (bit-identical), z given with its
@@ -164,14 +180,16 @@ fn reduce_products(pe: __m256i, po: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 fn mont_mul(a: __m256i, w: Tw) -> __m256i {
     let q = _mm256_set1_epi32(Q);
-    let ao = _mm256_srli_epi64::<32>(a);
+    // t = a z q^-1 mod 2^32 in every lane; `_mm256_mul_epi32` reads its
+    // low 32 bits as signed, as `montgomery_reduce` does.
+    let t = _mm256_mullo_epi32(a, w.zq);
     let pe = _mm256_mul_epi32(a, w.z);
-    let po = _mm256_mul_epi32(ao, w.zo);
-    let ue = _mm256_mul_epi32(_mm256_mul_epi32(a, w.zq), q);
-    let uo = _mm256_mul_epi32(_mm256_mul_epi32(ao, w.zqo), q);
+    let po = _mm256_mul_epi32(hdup(a), w.zo);
+    let ue = _mm256_mul_epi32(t, q);
+    let uo = _mm256_mul_epi32(hdup(t), q);
     let re = _mm256_sub_epi32(pe, ue);
     let ro = _mm256_sub_epi32(po, uo);
-    _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
+    _mm256_blend_epi32::<0xAA>(hdup(re), ro)
 }
 
 /// Cooley-Tukey butterfly of `arith::ntt`: (x + z y, x - z y).
@@ -217,9 +235,34 @@ fn t4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
 #[target_feature(enable = "avx2")]
 fn t2(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
     (
-        _mm256_blend_epi32::<0xAA>(a, _mm256_slli_epi64::<32>(b)),
-        _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(a), b),
+        _mm256_blend_epi32::<0xAA>(a, ldup(b)),
+        _mm256_blend_epi32::<0xAA>(hdup(a), b),
     )
+}
+
+/// From the standard order (a = 0..8, b = 8..16) to the distance-1
+/// layout (OFF1: the even coefficients, then the odd ones); equal to `t8`,
+/// `t4`, `t2` in turn.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn std_to_odd_even(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // 0..4 8..12, 4..8 12..16.
+    let (x, y) = t8(a, b);
+    let (x, y) = (_mm256_castsi256_ps(x), _mm256_castsi256_ps(y));
+    // Per 128-bit half: [x0, x2, y0, y2] and [x1, x3, y1, y3].
+    (
+        _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(x, y)),
+        _mm256_castps_si256(_mm256_shuffle_ps::<0xDD>(x, y)),
+    )
+}
+
+/// The inverse of [`std_to_odd_even`] (equal to `t2`, `t4`, `t8` in turn).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn odd_even_to_std(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // 0..4 8..12, 4..8 12..16.
+    let (x, y) = (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b));
+    t8(x, y)
 }
 
 /// Forward NTT in place, equal to `arith::ntt` (standard bit-reversed
@@ -275,9 +318,7 @@ pub(crate) unsafe fn ntt(a: &mut Poly) {
             let (x, y) = ct(x, y, tw_lanes(&FWD2[m]));
             let (x, y) = t2(x, y);
             let (x, y) = ct(x, y, tw_lanes(&FWD1[m]));
-            let (x, y) = t2(x, y);
-            let (x, y) = t4(x, y);
-            let (x, y) = t8(x, y);
+            let (x, y) = odd_even_to_std(x, y);
             store(a, 4 * g + 2 * h, x);
             store(a, 4 * g + 2 * h + 1, y);
         }
@@ -300,9 +341,7 @@ pub(crate) unsafe fn invntt_tomont(a: &mut Poly) {
         ];
         for h in 0..2 {
             let m = 2 * g + h;
-            let (x, y) = t8(v[2 * h], v[2 * h + 1]);
-            let (x, y) = t4(x, y);
-            let (x, y) = t2(x, y);
+            let (x, y) = std_to_odd_even(v[2 * h], v[2 * h + 1]);
             let (x, y) = gs(x, y, tw_lanes(&INV1[m]));
             let (x, y) = t2(x, y);
             let (x, y) = gs(x, y, tw_lanes(&INV2[m]));
@@ -355,7 +394,7 @@ pub(crate) unsafe fn pointwise_montgomery(c: &mut Poly, a: &Poly, b: &Poly) {
     for i in 0..32 {
         let (x, y) = (load(a, i), load(b, i));
         let pe = _mm256_mul_epi32(x, y);
-        let po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
+        let po = _mm256_mul_epi32(hdup(x), hdup(y));
         store(c, i, reduce_products(pe, po));
     }
 }
@@ -377,7 +416,7 @@ pub(crate) unsafe fn pointwise_acc(c: &mut Poly, a: &[Poly], b: &[Poly]) {
         for (pa, pb) in a.iter().zip(b) {
             let (x, y) = (load(pa, i), load(pb, i));
             se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
-            let (xo, yo) = (_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
+            let (xo, yo) = (hdup(x), hdup(y));
             so = _mm256_add_epi64(so, _mm256_mul_epi32(xo, yo));
         }
         store(c, i, reduce_products(se, so));
