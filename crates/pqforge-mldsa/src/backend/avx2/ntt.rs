@@ -310,18 +310,26 @@ pub(crate) unsafe fn ntt(a: &mut Poly) {
         (v[1], v[3]) = ct(v[1], v[3], w);
         (v[0], v[1]) = ct(v[0], v[1], tw_bcast(ZETAS[16 + 2 * g]));
         (v[2], v[3]) = ct(v[2], v[3], tw_bcast(ZETAS[17 + 2 * g]));
-        for h in 0..2 {
-            let m = 2 * g + h;
-            let (x, y) = t8(v[2 * h], v[2 * h + 1]);
-            let (x, y) = ct(x, y, tw_lanes(&FWD4[m]));
-            let (x, y) = t4(x, y);
-            let (x, y) = ct(x, y, tw_lanes(&FWD2[m]));
-            let (x, y) = t2(x, y);
-            let (x, y) = ct(x, y, tw_lanes(&FWD1[m]));
-            let (x, y) = odd_even_to_std(x, y);
-            store(a, 4 * g + 2 * h, x);
-            store(a, 4 * g + 2 * h + 1, y);
-        }
+        // The two register pairs side by side (two independent chains).
+        let (m0, m1) = (2 * g, 2 * g + 1);
+        let (x0, y0) = t8(v[0], v[1]);
+        let (x1, y1) = t8(v[2], v[3]);
+        let (x0, y0) = ct(x0, y0, tw_lanes(&FWD4[m0]));
+        let (x1, y1) = ct(x1, y1, tw_lanes(&FWD4[m1]));
+        let (x0, y0) = t4(x0, y0);
+        let (x1, y1) = t4(x1, y1);
+        let (x0, y0) = ct(x0, y0, tw_lanes(&FWD2[m0]));
+        let (x1, y1) = ct(x1, y1, tw_lanes(&FWD2[m1]));
+        let (x0, y0) = t2(x0, y0);
+        let (x1, y1) = t2(x1, y1);
+        let (x0, y0) = ct(x0, y0, tw_lanes(&FWD1[m0]));
+        let (x1, y1) = ct(x1, y1, tw_lanes(&FWD1[m1]));
+        let (x0, y0) = odd_even_to_std(x0, y0);
+        let (x1, y1) = odd_even_to_std(x1, y1);
+        store(a, 4 * g, x0);
+        store(a, 4 * g + 1, y0);
+        store(a, 4 * g + 2, x1);
+        store(a, 4 * g + 3, y1);
     }
 }
 
@@ -339,16 +347,22 @@ pub(crate) unsafe fn invntt_tomont(a: &mut Poly) {
             load(a, 4 * g + 2),
             load(a, 4 * g + 3),
         ];
-        for h in 0..2 {
-            let m = 2 * g + h;
-            let (x, y) = std_to_odd_even(v[2 * h], v[2 * h + 1]);
-            let (x, y) = gs(x, y, tw_lanes(&INV1[m]));
-            let (x, y) = t2(x, y);
-            let (x, y) = gs(x, y, tw_lanes(&INV2[m]));
-            let (x, y) = t4(x, y);
-            let (x, y) = gs(x, y, tw_lanes(&INV4[m]));
-            (v[2 * h], v[2 * h + 1]) = t8(x, y);
-        }
+        // The two register pairs side by side (two independent chains).
+        let (m0, m1) = (2 * g, 2 * g + 1);
+        let (x0, y0) = std_to_odd_even(v[0], v[1]);
+        let (x1, y1) = std_to_odd_even(v[2], v[3]);
+        let (x0, y0) = gs(x0, y0, tw_lanes(&INV1[m0]));
+        let (x1, y1) = gs(x1, y1, tw_lanes(&INV1[m1]));
+        let (x0, y0) = t2(x0, y0);
+        let (x1, y1) = t2(x1, y1);
+        let (x0, y0) = gs(x0, y0, tw_lanes(&INV2[m0]));
+        let (x1, y1) = gs(x1, y1, tw_lanes(&INV2[m1]));
+        let (x0, y0) = t4(x0, y0);
+        let (x1, y1) = t4(x1, y1);
+        let (x0, y0) = gs(x0, y0, tw_lanes(&INV4[m0]));
+        let (x1, y1) = gs(x1, y1, tw_lanes(&INV4[m1]));
+        (v[0], v[1]) = t8(x0, y0);
+        (v[2], v[3]) = t8(x1, y1);
         (v[0], v[1]) = gs(v[0], v[1], tw_bcast(-ZETAS[31 - 2 * g]));
         (v[2], v[3]) = gs(v[2], v[3], tw_bcast(-ZETAS[30 - 2 * g]));
         let w = tw_bcast(-ZETAS[15 - g]);
