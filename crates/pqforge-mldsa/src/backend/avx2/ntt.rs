@@ -15,7 +15,9 @@
 //! Schedule (both directions): the layers of butterfly distance 128, 64
 //! and 32 coefficients run on 8 registers at a time (one coefficient in 32
 //! columns), then the layers of distance 16 and 8 and the three in-register
-//! layers (4, 2, 1) on 4 consecutive registers. For the in-register layers
+//! layers (4, 2, 1) on 4 consecutive registers, two such groups side by
+//! side (written out by `each!`, so that the 8 registers never go through
+//! the stack and four independent chains overlap). For the in-register layers
 //! a pair of registers (16 coefficients) is regrouped by lane permutes
 //! (`t8`, `t4`, `t2`, each its own inverse) so that each butterfly again
 //! pairs two whole registers. Between the standard order and the
@@ -265,6 +267,17 @@ fn odd_even_to_std(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
     t8(x, y)
 }
 
+/// Writes `body` out once per listed index (bound to `k` as a constant),
+/// so that the register arrays stay in registers.
+macro_rules! each {
+    ($k:ident in [$($i:expr),*] => $body:expr) => {
+        $({
+            let $k: usize = $i;
+            $body;
+        })*
+    };
+}
+
 /// Forward NTT in place, equal to `arith::ntt` (standard bit-reversed
 /// output order, no reduction): inputs with |a_i| < q give |â_i| < 9q.
 ///
@@ -298,38 +311,43 @@ pub(crate) unsafe fn ntt(a: &mut Poly) {
     }
     // Distances 16 and 8 on coefficients 32g..32g + 32, then 4, 2, 1
     // inside each register pair.
-    for g in 0..8 {
-        let mut v = [
-            load(a, 4 * g),
-            load(a, 4 * g + 1),
-            load(a, 4 * g + 2),
-            load(a, 4 * g + 3),
-        ];
-        let w = tw_bcast(ZETAS[8 + g]);
-        (v[0], v[2]) = ct(v[0], v[2], w);
-        (v[1], v[3]) = ct(v[1], v[3], w);
-        (v[0], v[1]) = ct(v[0], v[1], tw_bcast(ZETAS[16 + 2 * g]));
-        (v[2], v[3]) = ct(v[2], v[3], tw_bcast(ZETAS[17 + 2 * g]));
-        // The two register pairs side by side (two independent chains).
-        let (m0, m1) = (2 * g, 2 * g + 1);
-        let (x0, y0) = t8(v[0], v[1]);
-        let (x1, y1) = t8(v[2], v[3]);
-        let (x0, y0) = ct(x0, y0, tw_lanes(&FWD4[m0]));
-        let (x1, y1) = ct(x1, y1, tw_lanes(&FWD4[m1]));
-        let (x0, y0) = t4(x0, y0);
-        let (x1, y1) = t4(x1, y1);
-        let (x0, y0) = ct(x0, y0, tw_lanes(&FWD2[m0]));
-        let (x1, y1) = ct(x1, y1, tw_lanes(&FWD2[m1]));
-        let (x0, y0) = t2(x0, y0);
-        let (x1, y1) = t2(x1, y1);
-        let (x0, y0) = ct(x0, y0, tw_lanes(&FWD1[m0]));
-        let (x1, y1) = ct(x1, y1, tw_lanes(&FWD1[m1]));
-        let (x0, y0) = odd_even_to_std(x0, y0);
-        let (x1, y1) = odd_even_to_std(x1, y1);
-        store(a, 4 * g, x0);
-        store(a, 4 * g + 1, y0);
-        store(a, 4 * g + 2, x1);
-        store(a, 4 * g + 3, y1);
+    for gg in 0..4 {
+        // Two groups side by side: registers 8gg..8gg + 8, four
+        // independent chains in the in-register layers.
+        let mut v: [__m256i; 8] = core::array::from_fn(|i| load(a, 8 * gg + i));
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w = tw_bcast(ZETAS[8 + g]);
+            (v[4 * h], v[4 * h + 2]) = ct(v[4 * h], v[4 * h + 2], w);
+            (v[4 * h + 1], v[4 * h + 3]) = ct(v[4 * h + 1], v[4 * h + 3], w);
+        });
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w0 = tw_bcast(ZETAS[16 + 2 * g]);
+            let w1 = tw_bcast(ZETAS[17 + 2 * g]);
+            (v[4 * h], v[4 * h + 1]) = ct(v[4 * h], v[4 * h + 1], w0);
+            (v[4 * h + 2], v[4 * h + 3]) = ct(v[4 * h + 2], v[4 * h + 3], w1);
+        });
+        // Register pair k (registers 8gg + 2k, + 1) is block m = 4gg + k.
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t8(v[2 * k], v[2 * k + 1]);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            let w = tw_lanes(&FWD4[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = ct(v[2 * k], v[2 * k + 1], w);
+            (v[2 * k], v[2 * k + 1]) = t4(v[2 * k], v[2 * k + 1]);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            let w = tw_lanes(&FWD2[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = ct(v[2 * k], v[2 * k + 1], w);
+            (v[2 * k], v[2 * k + 1]) = t2(v[2 * k], v[2 * k + 1]);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            let w = tw_lanes(&FWD1[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = ct(v[2 * k], v[2 * k + 1], w);
+            (v[2 * k], v[2 * k + 1]) = odd_even_to_std(v[2 * k], v[2 * k + 1]);
+        });
+        each!(i in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, 8 * gg + i, v[i]));
     }
 }
 
@@ -340,37 +358,41 @@ pub(crate) unsafe fn ntt(a: &mut Poly) {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn invntt_tomont(a: &mut Poly) {
-    for g in 0..8 {
-        let mut v = [
-            load(a, 4 * g),
-            load(a, 4 * g + 1),
-            load(a, 4 * g + 2),
-            load(a, 4 * g + 3),
-        ];
-        // The two register pairs side by side (two independent chains).
-        let (m0, m1) = (2 * g, 2 * g + 1);
-        let (x0, y0) = std_to_odd_even(v[0], v[1]);
-        let (x1, y1) = std_to_odd_even(v[2], v[3]);
-        let (x0, y0) = gs(x0, y0, tw_lanes(&INV1[m0]));
-        let (x1, y1) = gs(x1, y1, tw_lanes(&INV1[m1]));
-        let (x0, y0) = t2(x0, y0);
-        let (x1, y1) = t2(x1, y1);
-        let (x0, y0) = gs(x0, y0, tw_lanes(&INV2[m0]));
-        let (x1, y1) = gs(x1, y1, tw_lanes(&INV2[m1]));
-        let (x0, y0) = t4(x0, y0);
-        let (x1, y1) = t4(x1, y1);
-        let (x0, y0) = gs(x0, y0, tw_lanes(&INV4[m0]));
-        let (x1, y1) = gs(x1, y1, tw_lanes(&INV4[m1]));
-        (v[0], v[1]) = t8(x0, y0);
-        (v[2], v[3]) = t8(x1, y1);
-        (v[0], v[1]) = gs(v[0], v[1], tw_bcast(-ZETAS[31 - 2 * g]));
-        (v[2], v[3]) = gs(v[2], v[3], tw_bcast(-ZETAS[30 - 2 * g]));
-        let w = tw_bcast(-ZETAS[15 - g]);
-        (v[0], v[2]) = gs(v[0], v[2], w);
-        (v[1], v[3]) = gs(v[1], v[3], w);
-        for (i, x) in v.into_iter().enumerate() {
-            store(a, 4 * g + i, x);
-        }
+    for gg in 0..4 {
+        // Two groups side by side, as in `ntt`.
+        let mut v: [__m256i; 8] = core::array::from_fn(|i| load(a, 8 * gg + i));
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = std_to_odd_even(v[2 * k], v[2 * k + 1]);
+            let w = tw_lanes(&INV1[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = gs(v[2 * k], v[2 * k + 1], w);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t2(v[2 * k], v[2 * k + 1]);
+            let w = tw_lanes(&INV2[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = gs(v[2 * k], v[2 * k + 1], w);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t4(v[2 * k], v[2 * k + 1]);
+            let w = tw_lanes(&INV4[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = gs(v[2 * k], v[2 * k + 1], w);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t8(v[2 * k], v[2 * k + 1]);
+        });
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w0 = tw_bcast(-ZETAS[31 - 2 * g]);
+            let w1 = tw_bcast(-ZETAS[30 - 2 * g]);
+            (v[4 * h], v[4 * h + 1]) = gs(v[4 * h], v[4 * h + 1], w0);
+            (v[4 * h + 2], v[4 * h + 3]) = gs(v[4 * h + 2], v[4 * h + 3], w1);
+        });
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w = tw_bcast(-ZETAS[15 - g]);
+            (v[4 * h], v[4 * h + 2]) = gs(v[4 * h], v[4 * h + 2], w);
+            (v[4 * h + 1], v[4 * h + 3]) = gs(v[4 * h + 1], v[4 * h + 3], w);
+        });
+        each!(i in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, 8 * gg + i, v[i]));
     }
     let f = tw_bcast(F_INV);
     for r in 0..4 {
