@@ -287,27 +287,18 @@ macro_rules! each {
 pub(crate) unsafe fn ntt(a: &mut Poly) {
     // Distances 128, 64, 32: registers r + 4c (coefficients 32c + 8r..).
     for r in 0..4 {
-        let mut v = [_mm256_setzero_si256(); 8];
-        for c in 0..8 {
-            v[c] = load(a, r + 4 * c);
-        }
+        let mut v: [__m256i; 8] = core::array::from_fn(|c| load(a, r + 4 * c));
         let w = tw_bcast(ZETAS[1]);
-        for c in 0..4 {
-            (v[c], v[c + 4]) = ct(v[c], v[c + 4], w);
-        }
-        for b in 0..2 {
-            let w = tw_bcast(ZETAS[2 + b]);
-            for c in 4 * b..4 * b + 2 {
-                (v[c], v[c + 2]) = ct(v[c], v[c + 2], w);
-            }
-        }
-        for b in 0..4 {
-            let c = 2 * b;
-            (v[c], v[c + 1]) = ct(v[c], v[c + 1], tw_bcast(ZETAS[4 + b]));
-        }
-        for c in 0..8 {
-            store(a, r + 4 * c, v[c]);
-        }
+        each!(c in [0, 1, 2, 3] => (v[c], v[c + 4]) = ct(v[c], v[c + 4], w));
+        each!(c in [0, 1, 4, 5] => {
+            let w = tw_bcast(ZETAS[2 + c / 4]);
+            (v[c], v[c + 2]) = ct(v[c], v[c + 2], w);
+        });
+        each!(b in [0, 1, 2, 3] => {
+            let w = tw_bcast(ZETAS[4 + b]);
+            (v[2 * b], v[2 * b + 1]) = ct(v[2 * b], v[2 * b + 1], w);
+        });
+        each!(c in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, r + 4 * c, v[c]));
     }
     // Distances 16 and 8 on coefficients 32g..32g + 32, then 4, 2, 1
     // inside each register pair.
@@ -396,27 +387,18 @@ pub(crate) unsafe fn invntt_tomont(a: &mut Poly) {
     }
     let f = tw_bcast(F_INV);
     for r in 0..4 {
-        let mut v = [_mm256_setzero_si256(); 8];
-        for c in 0..8 {
-            v[c] = load(a, r + 4 * c);
-        }
-        for b in 0..4 {
-            let c = 2 * b;
-            (v[c], v[c + 1]) = gs(v[c], v[c + 1], tw_bcast(-ZETAS[7 - b]));
-        }
-        for b in 0..2 {
-            let w = tw_bcast(-ZETAS[3 - b]);
-            for c in 4 * b..4 * b + 2 {
-                (v[c], v[c + 2]) = gs(v[c], v[c + 2], w);
-            }
-        }
+        let mut v: [__m256i; 8] = core::array::from_fn(|c| load(a, r + 4 * c));
+        each!(b in [0, 1, 2, 3] => {
+            let w = tw_bcast(-ZETAS[7 - b]);
+            (v[2 * b], v[2 * b + 1]) = gs(v[2 * b], v[2 * b + 1], w);
+        });
+        each!(c in [0, 1, 4, 5] => {
+            let w = tw_bcast(-ZETAS[3 - c / 4]);
+            (v[c], v[c + 2]) = gs(v[c], v[c + 2], w);
+        });
         let w = tw_bcast(-ZETAS[1]);
-        for c in 0..4 {
-            (v[c], v[c + 4]) = gs(v[c], v[c + 4], w);
-        }
-        for c in 0..8 {
-            store(a, r + 4 * c, mont_mul(v[c], f));
-        }
+        each!(c in [0, 1, 2, 3] => (v[c], v[c + 4]) = gs(v[c], v[c + 4], w));
+        each!(c in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, r + 4 * c, mont_mul(v[c], f)));
     }
 }
 
