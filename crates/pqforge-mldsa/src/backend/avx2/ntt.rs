@@ -2,9 +2,12 @@
 //!
 //! Montgomery products are computed lane-wise with `_mm256_mul_epi32`,
 //! which multiplies the even 32-bit lanes into 64-bit products; the odd
-//! lanes go through a second multiply after a 32-bit shift. With
-//! t = (a z mod 2^32) q^-1 mod 2^32, the high halves of a z and t q
-//! subtract exactly (their low halves are equal), so every product is
+//! lanes go through a second multiply after `movshdup` moved them to the
+//! even positions (a shuffle, not a shift: it leaves the multiplier ports
+//! to the multiplies). t = (a z mod 2^32) q^-1 mod 2^32 is one
+//! `_mm256_mullo_epi32` of a by the precomputed z q^-1 mod 2^32 for all 8
+//! lanes. The high halves of a z and t q subtract exactly (their low halves
+//! are equal), so every product is
 //! bit-identical to `arith::montgomery_reduce(a * z)`, and `ntt`,
 //! `invntt_tomont` and `pointwise_montgomery` return exactly what the
 //! portable functions return (same values, same order, same ranges).
@@ -12,17 +15,24 @@
 //! Schedule (both directions): the layers of butterfly distance 128, 64
 //! and 32 coefficients run on 8 registers at a time (one coefficient in 32
 //! columns), then the layers of distance 16 and 8 and the three in-register
-//! layers (4, 2, 1) on 4 consecutive registers. For the in-register layers
+//! layers (4, 2, 1) on 4 consecutive registers, two such groups side by
+//! side (written out by `each!`, so that the 8 registers never go through
+//! the stack and four independent chains overlap). For the in-register layers
 //! a pair of registers (16 coefficients) is regrouped by lane permutes
 //! (`t8`, `t4`, `t2`, each its own inverse) so that each butterfly again
-//! pairs two whole registers; the forward transform undoes the regrouping
-//! before storing, so memory always holds the standard order.
+//! pairs two whole registers. Between the standard order and the
+//! distance-1 layout (even coefficients in the first register, odd ones in
+//! the second) four shuffles do the work of the three steps
+//! ([`std_to_odd_even`], [`odd_even_to_std`]). The forward transform
+//! undoes the regrouping before storing, so memory always holds the
+//! standard order.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_blend_epi32, _mm256_loadu_si256,
-    _mm256_mul_epi32, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setzero_si256,
-    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_blend_epi32, _mm256_castps_si256,
+    _mm256_castsi256_ps, _mm256_loadu_si256, _mm256_movehdup_ps, _mm256_moveldup_ps,
+    _mm256_mul_epi32, _mm256_mullo_epi32, _mm256_permute2x128_si256, _mm256_set1_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_ps, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
 use super::Poly;
@@ -37,13 +47,13 @@ const OFF2: [usize; 8] = [0, 1, 4, 5, 8, 9, 12, 13];
 const OFF1: [usize; 8] = [0, 2, 4, 6, 8, 10, 12, 14];
 
 /// Per-lane twiddles of an in-register layer of distance `len`, for each
-/// block m of 16 coefficients: [z, z q^-1, z of the odd lanes, z q^-1 of the
-/// odd lanes] (odd lanes' factors moved to the even positions, the ones
+/// block m of 16 coefficients: [z, z q^-1 mod 2^32, z of the odd lanes]
+/// (the odd lanes' z also in the even positions, the ones
 /// `_mm256_mul_epi32` reads). Coefficient j uses the portable loops'
 /// twiddle: ZETAS[128/len + j/(2 len)] forward, -ZETAS[256/len - 1 -
 /// j/(2 len)] inverse.
-const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 4]; 16] {
-    let mut t = [[[0i32; 8]; 4]; 16];
+const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 3]; 16] {
+    let mut t = [[[0i32; 8]; 3]; 16];
     let mut m = 0;
     while m < 16 {
         let mut l = 0;
@@ -54,12 +64,11 @@ const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 4]
             } else {
                 ZETAS[128 / len + j / (2 * len)]
             };
-            let zq = z.wrapping_mul(QINV);
             t[m][0][l] = z;
-            t[m][1][l] = zq;
+            t[m][1][l] = z.wrapping_mul(QINV);
             if l % 2 == 1 {
                 t[m][2][l - 1] = z;
-                t[m][3][l - 1] = zq;
+                t[m][2][l] = z;
             }
             l += 1;
         }
@@ -68,22 +77,21 @@ const fn lane_twiddles(off: [usize; 8], len: usize, inv: bool) -> [[[i32; 8]; 4]
     t
 }
 
-const FWD4: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF4, 4, false);
-const FWD2: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF2, 2, false);
-const FWD1: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF1, 1, false);
-const INV4: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF4, 4, true);
-const INV2: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF2, 2, true);
-const INV1: [[[i32; 8]; 4]; 16] = lane_twiddles(OFF1, 1, true);
+const FWD4: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF4, 4, false);
+const FWD2: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF2, 2, false);
+const FWD1: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF1, 1, false);
+const INV4: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF4, 4, true);
+const INV2: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF2, 2, true);
+const INV1: [[[i32; 8]; 3]; 16] = lane_twiddles(OFF1, 1, true);
 
 /// A Montgomery multiplier in the form [`mont_mul`] takes: z and
-/// z q^-1 mod 2^32 for the even lanes (`z`, `zq`) and for the odd lanes
-/// (`zo`, `zqo`, read from their even positions).
+/// z q^-1 mod 2^32 in every lane (`z`, `zq`), and the odd lanes' z in the
+/// even positions (`zo`).
 #[derive(Clone, Copy)]
 struct Tw {
     z: __m256i,
     zq: __m256i,
     zo: __m256i,
-    zqo: __m256i,
 }
 
 /// The same multiplier z in every lane.
@@ -92,24 +100,34 @@ struct Tw {
 fn tw_bcast(z: i32) -> Tw {
     let zq = _mm256_set1_epi32(z.wrapping_mul(QINV));
     let z = _mm256_set1_epi32(z);
-    Tw {
-        z,
-        zq,
-        zo: z,
-        zqo: zq,
-    }
+    Tw { z, zq, zo: z }
 }
 
 /// A row of [`lane_twiddles`].
 #[inline]
 #[target_feature(enable = "avx2")]
-fn tw_lanes(t: &[[i32; 8]; 4]) -> Tw {
+fn tw_lanes(t: &[[i32; 8]; 3]) -> Tw {
     Tw {
         z: load8(&t[0]),
         zq: load8(&t[1]),
         zo: load8(&t[2]),
-        zqo: load8(&t[3]),
     }
+}
+
+/// `movshdup`: lanes [x1, x1, x3, x3, ...] (the odd lanes also in the
+/// even positions).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn hdup(x: __m256i) -> __m256i {
+    _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(x)))
+}
+
+/// `movsldup`: lanes [x0, x0, x2, x2, ...] (the even lanes also in the odd
+/// positions).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn ldup(x: __m256i) -> __m256i {
+    _mm256_castps_si256(_mm256_moveldup_ps(_mm256_castsi256_ps(x)))
 }
 
 #[inline]
@@ -155,7 +173,7 @@ fn reduce_products(pe: __m256i, po: __m256i) -> __m256i {
     // subtract without a borrow (odd 32-bit positions).
     let re = _mm256_sub_epi32(pe, ue);
     let ro = _mm256_sub_epi32(po, uo);
-    _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
+    _mm256_blend_epi32::<0xAA>(hdup(re), ro)
 }
 
 /// Lane-wise `montgomery_reduce(a * z)` (bit-identical), z given with its
@@ -164,14 +182,16 @@ fn reduce_products(pe: __m256i, po: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 fn mont_mul(a: __m256i, w: Tw) -> __m256i {
     let q = _mm256_set1_epi32(Q);
-    let ao = _mm256_srli_epi64::<32>(a);
+    // t = a z q^-1 mod 2^32 in every lane; `_mm256_mul_epi32` reads its
+    // low 32 bits as signed, as `montgomery_reduce` does.
+    let t = _mm256_mullo_epi32(a, w.zq);
     let pe = _mm256_mul_epi32(a, w.z);
-    let po = _mm256_mul_epi32(ao, w.zo);
-    let ue = _mm256_mul_epi32(_mm256_mul_epi32(a, w.zq), q);
-    let uo = _mm256_mul_epi32(_mm256_mul_epi32(ao, w.zqo), q);
+    let po = _mm256_mul_epi32(hdup(a), w.zo);
+    let ue = _mm256_mul_epi32(t, q);
+    let uo = _mm256_mul_epi32(hdup(t), q);
     let re = _mm256_sub_epi32(pe, ue);
     let ro = _mm256_sub_epi32(po, uo);
-    _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
+    _mm256_blend_epi32::<0xAA>(hdup(re), ro)
 }
 
 /// Cooley-Tukey butterfly of `arith::ntt`: (x + z y, x - z y).
@@ -217,9 +237,45 @@ fn t4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
 #[target_feature(enable = "avx2")]
 fn t2(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
     (
-        _mm256_blend_epi32::<0xAA>(a, _mm256_slli_epi64::<32>(b)),
-        _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(a), b),
+        _mm256_blend_epi32::<0xAA>(a, ldup(b)),
+        _mm256_blend_epi32::<0xAA>(hdup(a), b),
     )
+}
+
+/// From the standard order (a = 0..8, b = 8..16) to the distance-1
+/// layout (OFF1: the even coefficients, then the odd ones); equal to `t8`,
+/// `t4`, `t2` in turn.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn std_to_odd_even(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // 0..4 8..12, 4..8 12..16.
+    let (x, y) = t8(a, b);
+    let (x, y) = (_mm256_castsi256_ps(x), _mm256_castsi256_ps(y));
+    // Per 128-bit half: [x0, x2, y0, y2] and [x1, x3, y1, y3].
+    (
+        _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(x, y)),
+        _mm256_castps_si256(_mm256_shuffle_ps::<0xDD>(x, y)),
+    )
+}
+
+/// The inverse of [`std_to_odd_even`] (equal to `t2`, `t4`, `t8` in turn).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn odd_even_to_std(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // 0..4 8..12, 4..8 12..16.
+    let (x, y) = (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b));
+    t8(x, y)
+}
+
+/// Writes `body` out once per listed index (bound to `k` as a constant),
+/// so that the register arrays stay in registers.
+macro_rules! each {
+    ($k:ident in [$($i:expr),*] => $body:expr) => {
+        $({
+            let $k: usize = $i;
+            $body;
+        })*
+    };
 }
 
 /// Forward NTT in place, equal to `arith::ntt` (standard bit-reversed
@@ -231,56 +287,58 @@ fn t2(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
 pub(crate) unsafe fn ntt(a: &mut Poly) {
     // Distances 128, 64, 32: registers r + 4c (coefficients 32c + 8r..).
     for r in 0..4 {
-        let mut v = [_mm256_setzero_si256(); 8];
-        for c in 0..8 {
-            v[c] = load(a, r + 4 * c);
-        }
+        let mut v: [__m256i; 8] = core::array::from_fn(|c| load(a, r + 4 * c));
         let w = tw_bcast(ZETAS[1]);
-        for c in 0..4 {
-            (v[c], v[c + 4]) = ct(v[c], v[c + 4], w);
-        }
-        for b in 0..2 {
-            let w = tw_bcast(ZETAS[2 + b]);
-            for c in 4 * b..4 * b + 2 {
-                (v[c], v[c + 2]) = ct(v[c], v[c + 2], w);
-            }
-        }
-        for b in 0..4 {
-            let c = 2 * b;
-            (v[c], v[c + 1]) = ct(v[c], v[c + 1], tw_bcast(ZETAS[4 + b]));
-        }
-        for c in 0..8 {
-            store(a, r + 4 * c, v[c]);
-        }
+        each!(c in [0, 1, 2, 3] => (v[c], v[c + 4]) = ct(v[c], v[c + 4], w));
+        each!(c in [0, 1, 4, 5] => {
+            let w = tw_bcast(ZETAS[2 + c / 4]);
+            (v[c], v[c + 2]) = ct(v[c], v[c + 2], w);
+        });
+        each!(b in [0, 1, 2, 3] => {
+            let w = tw_bcast(ZETAS[4 + b]);
+            (v[2 * b], v[2 * b + 1]) = ct(v[2 * b], v[2 * b + 1], w);
+        });
+        each!(c in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, r + 4 * c, v[c]));
     }
     // Distances 16 and 8 on coefficients 32g..32g + 32, then 4, 2, 1
     // inside each register pair.
-    for g in 0..8 {
-        let mut v = [
-            load(a, 4 * g),
-            load(a, 4 * g + 1),
-            load(a, 4 * g + 2),
-            load(a, 4 * g + 3),
-        ];
-        let w = tw_bcast(ZETAS[8 + g]);
-        (v[0], v[2]) = ct(v[0], v[2], w);
-        (v[1], v[3]) = ct(v[1], v[3], w);
-        (v[0], v[1]) = ct(v[0], v[1], tw_bcast(ZETAS[16 + 2 * g]));
-        (v[2], v[3]) = ct(v[2], v[3], tw_bcast(ZETAS[17 + 2 * g]));
-        for h in 0..2 {
-            let m = 2 * g + h;
-            let (x, y) = t8(v[2 * h], v[2 * h + 1]);
-            let (x, y) = ct(x, y, tw_lanes(&FWD4[m]));
-            let (x, y) = t4(x, y);
-            let (x, y) = ct(x, y, tw_lanes(&FWD2[m]));
-            let (x, y) = t2(x, y);
-            let (x, y) = ct(x, y, tw_lanes(&FWD1[m]));
-            let (x, y) = t2(x, y);
-            let (x, y) = t4(x, y);
-            let (x, y) = t8(x, y);
-            store(a, 4 * g + 2 * h, x);
-            store(a, 4 * g + 2 * h + 1, y);
-        }
+    for gg in 0..4 {
+        // Two groups side by side: registers 8gg..8gg + 8, four
+        // independent chains in the in-register layers.
+        let mut v: [__m256i; 8] = core::array::from_fn(|i| load(a, 8 * gg + i));
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w = tw_bcast(ZETAS[8 + g]);
+            (v[4 * h], v[4 * h + 2]) = ct(v[4 * h], v[4 * h + 2], w);
+            (v[4 * h + 1], v[4 * h + 3]) = ct(v[4 * h + 1], v[4 * h + 3], w);
+        });
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w0 = tw_bcast(ZETAS[16 + 2 * g]);
+            let w1 = tw_bcast(ZETAS[17 + 2 * g]);
+            (v[4 * h], v[4 * h + 1]) = ct(v[4 * h], v[4 * h + 1], w0);
+            (v[4 * h + 2], v[4 * h + 3]) = ct(v[4 * h + 2], v[4 * h + 3], w1);
+        });
+        // Register pair k (registers 8gg + 2k, + 1) is block m = 4gg + k.
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t8(v[2 * k], v[2 * k + 1]);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            let w = tw_lanes(&FWD4[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = ct(v[2 * k], v[2 * k + 1], w);
+            (v[2 * k], v[2 * k + 1]) = t4(v[2 * k], v[2 * k + 1]);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            let w = tw_lanes(&FWD2[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = ct(v[2 * k], v[2 * k + 1], w);
+            (v[2 * k], v[2 * k + 1]) = t2(v[2 * k], v[2 * k + 1]);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            let w = tw_lanes(&FWD1[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = ct(v[2 * k], v[2 * k + 1], w);
+            (v[2 * k], v[2 * k + 1]) = odd_even_to_std(v[2 * k], v[2 * k + 1]);
+        });
+        each!(i in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, 8 * gg + i, v[i]));
     }
 }
 
@@ -291,57 +349,56 @@ pub(crate) unsafe fn ntt(a: &mut Poly) {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn invntt_tomont(a: &mut Poly) {
-    for g in 0..8 {
-        let mut v = [
-            load(a, 4 * g),
-            load(a, 4 * g + 1),
-            load(a, 4 * g + 2),
-            load(a, 4 * g + 3),
-        ];
-        for h in 0..2 {
-            let m = 2 * g + h;
-            let (x, y) = t8(v[2 * h], v[2 * h + 1]);
-            let (x, y) = t4(x, y);
-            let (x, y) = t2(x, y);
-            let (x, y) = gs(x, y, tw_lanes(&INV1[m]));
-            let (x, y) = t2(x, y);
-            let (x, y) = gs(x, y, tw_lanes(&INV2[m]));
-            let (x, y) = t4(x, y);
-            let (x, y) = gs(x, y, tw_lanes(&INV4[m]));
-            (v[2 * h], v[2 * h + 1]) = t8(x, y);
-        }
-        (v[0], v[1]) = gs(v[0], v[1], tw_bcast(-ZETAS[31 - 2 * g]));
-        (v[2], v[3]) = gs(v[2], v[3], tw_bcast(-ZETAS[30 - 2 * g]));
-        let w = tw_bcast(-ZETAS[15 - g]);
-        (v[0], v[2]) = gs(v[0], v[2], w);
-        (v[1], v[3]) = gs(v[1], v[3], w);
-        for (i, x) in v.into_iter().enumerate() {
-            store(a, 4 * g + i, x);
-        }
+    for gg in 0..4 {
+        // Two groups side by side, as in `ntt`.
+        let mut v: [__m256i; 8] = core::array::from_fn(|i| load(a, 8 * gg + i));
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = std_to_odd_even(v[2 * k], v[2 * k + 1]);
+            let w = tw_lanes(&INV1[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = gs(v[2 * k], v[2 * k + 1], w);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t2(v[2 * k], v[2 * k + 1]);
+            let w = tw_lanes(&INV2[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = gs(v[2 * k], v[2 * k + 1], w);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t4(v[2 * k], v[2 * k + 1]);
+            let w = tw_lanes(&INV4[4 * gg + k]);
+            (v[2 * k], v[2 * k + 1]) = gs(v[2 * k], v[2 * k + 1], w);
+        });
+        each!(k in [0, 1, 2, 3] => {
+            (v[2 * k], v[2 * k + 1]) = t8(v[2 * k], v[2 * k + 1]);
+        });
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w0 = tw_bcast(-ZETAS[31 - 2 * g]);
+            let w1 = tw_bcast(-ZETAS[30 - 2 * g]);
+            (v[4 * h], v[4 * h + 1]) = gs(v[4 * h], v[4 * h + 1], w0);
+            (v[4 * h + 2], v[4 * h + 3]) = gs(v[4 * h + 2], v[4 * h + 3], w1);
+        });
+        each!(h in [0, 1] => {
+            let g = 2 * gg + h;
+            let w = tw_bcast(-ZETAS[15 - g]);
+            (v[4 * h], v[4 * h + 2]) = gs(v[4 * h], v[4 * h + 2], w);
+            (v[4 * h + 1], v[4 * h + 3]) = gs(v[4 * h + 1], v[4 * h + 3], w);
+        });
+        each!(i in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, 8 * gg + i, v[i]));
     }
     let f = tw_bcast(F_INV);
     for r in 0..4 {
-        let mut v = [_mm256_setzero_si256(); 8];
-        for c in 0..8 {
-            v[c] = load(a, r + 4 * c);
-        }
-        for b in 0..4 {
-            let c = 2 * b;
-            (v[c], v[c + 1]) = gs(v[c], v[c + 1], tw_bcast(-ZETAS[7 - b]));
-        }
-        for b in 0..2 {
-            let w = tw_bcast(-ZETAS[3 - b]);
-            for c in 4 * b..4 * b + 2 {
-                (v[c], v[c + 2]) = gs(v[c], v[c + 2], w);
-            }
-        }
+        let mut v: [__m256i; 8] = core::array::from_fn(|c| load(a, r + 4 * c));
+        each!(b in [0, 1, 2, 3] => {
+            let w = tw_bcast(-ZETAS[7 - b]);
+            (v[2 * b], v[2 * b + 1]) = gs(v[2 * b], v[2 * b + 1], w);
+        });
+        each!(c in [0, 1, 4, 5] => {
+            let w = tw_bcast(-ZETAS[3 - c / 4]);
+            (v[c], v[c + 2]) = gs(v[c], v[c + 2], w);
+        });
         let w = tw_bcast(-ZETAS[1]);
-        for c in 0..4 {
-            (v[c], v[c + 4]) = gs(v[c], v[c + 4], w);
-        }
-        for c in 0..8 {
-            store(a, r + 4 * c, mont_mul(v[c], f));
-        }
+        each!(c in [0, 1, 2, 3] => (v[c], v[c + 4]) = gs(v[c], v[c + 4], w));
+        each!(c in [0, 1, 2, 3, 4, 5, 6, 7] => store(a, r + 4 * c, mont_mul(v[c], f)));
     }
 }
 
@@ -355,7 +412,7 @@ pub(crate) unsafe fn pointwise_montgomery(c: &mut Poly, a: &Poly, b: &Poly) {
     for i in 0..32 {
         let (x, y) = (load(a, i), load(b, i));
         let pe = _mm256_mul_epi32(x, y);
-        let po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
+        let po = _mm256_mul_epi32(hdup(x), hdup(y));
         store(c, i, reduce_products(pe, po));
     }
 }
@@ -377,7 +434,7 @@ pub(crate) unsafe fn pointwise_acc(c: &mut Poly, a: &[Poly], b: &[Poly]) {
         for (pa, pb) in a.iter().zip(b) {
             let (x, y) = (load(pa, i), load(pb, i));
             se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
-            let (xo, yo) = (_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
+            let (xo, yo) = (hdup(x), hdup(y));
             so = _mm256_add_epi64(so, _mm256_mul_epi32(xo, yo));
         }
         store(c, i, reduce_products(se, so));
