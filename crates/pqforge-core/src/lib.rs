@@ -47,6 +47,7 @@ pub mod ct;
 pub mod ctgrind;
 mod dynamic;
 mod error;
+pub mod hmac;
 mod info;
 pub mod kat;
 pub mod keccak;
