@@ -1,0 +1,262 @@
+//! The hash suites of FIPS 205 §11: SHAKE256 for the SHAKE sets; SHA-256
+//! (category 1) or SHA-256 and SHA-512 (categories 3 and 5) with the
+//! compressed address for the SHA2 sets. A suite value holds what is
+//! fixed per key: PK.seed and, for SHA2, the chaining value after the
+//! padded PK.seed block, so that every F, H and PRF starts from it.
+
+use pqforge_core::hmac::{HmacSha256, HmacSha512, mgf1_sha256, mgf1_sha512};
+use pqforge_core::keccak::Shake256;
+use pqforge_core::sha2::{Sha256, Sha512};
+
+use crate::adrs::Adrs;
+
+/// A streaming T_l: absorbs the l values, then writes n bytes.
+pub trait TState {
+    /// Absorbs one value.
+    fn update(&mut self, x: &[u8]);
+    /// Writes the n-byte result.
+    fn finalize(self, out: &mut [u8]);
+}
+
+/// The keyed hash functions of one family.
+pub trait HashSuite: Sized {
+    /// T_l in progress.
+    type T: TState;
+    /// The suite for PK.seed (n = `pk_seed.len()`).
+    fn new(pk_seed: &[u8]) -> Self;
+    /// PRF(PK.seed, SK.seed, ADRS).
+    fn prf(&self, adrs: &Adrs, sk_seed: &[u8], out: &mut [u8]);
+    /// F(PK.seed, ADRS, M1).
+    fn f(&self, adrs: &Adrs, m: &[u8], out: &mut [u8]);
+    /// H(PK.seed, ADRS, M1 || M2).
+    fn h(&self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]);
+    /// T_l(PK.seed, ADRS, ...): started, values to follow.
+    fn t_start(&self, adrs: &Adrs) -> Self::T;
+    /// H_msg(R, PK.seed, PK.root, M) with M the concatenation of `msg`.
+    fn h_msg(r: &[u8], pk_seed: &[u8], pk_root: &[u8], msg: &[&[u8]], out: &mut [u8]);
+    /// PRF_msg(SK.prf, opt_rand, M).
+    fn prf_msg(sk_prf: &[u8], opt_rand: &[u8], msg: &[&[u8]], out: &mut [u8]);
+}
+
+/// The SHAKE sets: every function is SHAKE256 of its concatenated inputs.
+pub struct Shake {
+    seed: [u8; 32],
+    n: usize,
+}
+
+impl Shake {
+    fn start(&self, adrs: &Adrs) -> Shake256 {
+        let mut s = Shake256::new();
+        s.absorb(&self.seed[..self.n]);
+        s.absorb(&adrs.0);
+        s
+    }
+}
+
+/// T_l of the SHAKE sets.
+pub struct ShakeT(Shake256);
+
+impl TState for ShakeT {
+    fn update(&mut self, x: &[u8]) {
+        self.0.absorb(x);
+    }
+    fn finalize(mut self, out: &mut [u8]) {
+        self.0.squeeze(out);
+    }
+}
+
+impl HashSuite for Shake {
+    type T = ShakeT;
+    fn new(pk_seed: &[u8]) -> Self {
+        let mut seed = [0u8; 32];
+        seed[..pk_seed.len()].copy_from_slice(pk_seed);
+        Self {
+            seed,
+            n: pk_seed.len(),
+        }
+    }
+    fn prf(&self, adrs: &Adrs, sk_seed: &[u8], out: &mut [u8]) {
+        self.f(adrs, sk_seed, out);
+    }
+    fn f(&self, adrs: &Adrs, m: &[u8], out: &mut [u8]) {
+        let mut s = self.start(adrs);
+        s.absorb(m);
+        s.squeeze(out);
+    }
+    fn h(&self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]) {
+        let mut s = self.start(adrs);
+        s.absorb(m1);
+        s.absorb(m2);
+        s.squeeze(out);
+    }
+    fn t_start(&self, adrs: &Adrs) -> ShakeT {
+        ShakeT(self.start(adrs))
+    }
+    fn h_msg(r: &[u8], pk_seed: &[u8], pk_root: &[u8], msg: &[&[u8]], out: &mut [u8]) {
+        let mut s = Shake256::new();
+        for p in [r, pk_seed, pk_root].into_iter().chain(msg.iter().copied()) {
+            s.absorb(p);
+        }
+        s.squeeze(out);
+    }
+    fn prf_msg(sk_prf: &[u8], opt_rand: &[u8], msg: &[&[u8]], out: &mut [u8]) {
+        Self::h_msg(sk_prf, opt_rand, &[], msg, out);
+    }
+}
+
+/// SHA-256 continued from the chaining value after PK.seed || 0^(64 - n).
+fn sha256_after_seed(pk_seed: &[u8]) -> [u32; 8] {
+    let mut block = [0u8; 64];
+    block[..pk_seed.len()].copy_from_slice(pk_seed);
+    let mut h = Sha256::new();
+    h.update(&block);
+    h.midstate().map_or([0; 8], |(s, _)| s)
+}
+
+/// SHA-512 continued from the chaining value after PK.seed || 0^(128 - n).
+fn sha512_after_seed(pk_seed: &[u8]) -> [u64; 8] {
+    let mut block = [0u8; 128];
+    block[..pk_seed.len()].copy_from_slice(pk_seed);
+    let mut h = Sha512::new();
+    h.update(&block);
+    h.midstate().map_or([0; 8], |(s, _)| s)
+}
+
+/// The SHA2 sets of category 1 (n = 16): SHA-256 throughout.
+pub struct Sha2Cat1 {
+    s256: [u32; 8],
+    n: usize,
+}
+
+/// The SHA2 sets of categories 3 and 5 (n = 24, 32): PRF and F on SHA-256,
+/// H, T, H_msg and PRF_msg on SHA-512.
+pub struct Sha2Cat35 {
+    s256: [u32; 8],
+    s512: [u64; 8],
+    n: usize,
+}
+
+/// SHA-256 from the PK.seed chaining value, ADRSc absorbed.
+fn s256(state: [u32; 8], adrs: &Adrs) -> Sha256 {
+    let mut h = Sha256::from_midstate(state, 1);
+    h.update(&adrs.compressed());
+    h
+}
+
+/// SHA-512 from the PK.seed chaining value, ADRSc absorbed.
+fn s512(state: [u64; 8], adrs: &Adrs) -> Sha512 {
+    let mut h = Sha512::from_midstate(state, 1);
+    h.update(&adrs.compressed());
+    h
+}
+
+/// T_l on SHA-256, truncated to n.
+pub struct Sha256T(Sha256, usize);
+
+impl TState for Sha256T {
+    fn update(&mut self, x: &[u8]) {
+        self.0.update(x);
+    }
+    fn finalize(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.0.finalize()[..self.1]);
+    }
+}
+
+/// T_l on SHA-512, truncated to n.
+pub struct Sha512T(Sha512, usize);
+
+impl TState for Sha512T {
+    fn update(&mut self, x: &[u8]) {
+        self.0.update(x);
+    }
+    fn finalize(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.0.finalize()[..self.1]);
+    }
+}
+
+impl HashSuite for Sha2Cat1 {
+    type T = Sha256T;
+    fn new(pk_seed: &[u8]) -> Self {
+        Self {
+            s256: sha256_after_seed(pk_seed),
+            n: pk_seed.len(),
+        }
+    }
+    fn prf(&self, adrs: &Adrs, sk_seed: &[u8], out: &mut [u8]) {
+        self.f(adrs, sk_seed, out);
+    }
+    fn f(&self, adrs: &Adrs, m: &[u8], out: &mut [u8]) {
+        let mut h = s256(self.s256, adrs);
+        h.update(m);
+        out.copy_from_slice(&h.finalize()[..self.n]);
+    }
+    fn h(&self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]) {
+        let mut h = s256(self.s256, adrs);
+        h.update(m1);
+        h.update(m2);
+        out.copy_from_slice(&h.finalize()[..self.n]);
+    }
+    fn t_start(&self, adrs: &Adrs) -> Sha256T {
+        Sha256T(s256(self.s256, adrs), self.n)
+    }
+    fn h_msg(r: &[u8], pk_seed: &[u8], pk_root: &[u8], msg: &[&[u8]], out: &mut [u8]) {
+        let mut h = Sha256::new();
+        for p in [r, pk_seed, pk_root].into_iter().chain(msg.iter().copied()) {
+            h.update(p);
+        }
+        let d = h.finalize();
+        mgf1_sha256(&[r, pk_seed, &d], out);
+    }
+    fn prf_msg(sk_prf: &[u8], opt_rand: &[u8], msg: &[&[u8]], out: &mut [u8]) {
+        let mut m = HmacSha256::new(sk_prf);
+        m.update(opt_rand);
+        for p in msg {
+            m.update(p);
+        }
+        out.copy_from_slice(&m.finalize()[..out.len()]);
+    }
+}
+
+impl HashSuite for Sha2Cat35 {
+    type T = Sha512T;
+    fn new(pk_seed: &[u8]) -> Self {
+        Self {
+            s256: sha256_after_seed(pk_seed),
+            s512: sha512_after_seed(pk_seed),
+            n: pk_seed.len(),
+        }
+    }
+    fn prf(&self, adrs: &Adrs, sk_seed: &[u8], out: &mut [u8]) {
+        self.f(adrs, sk_seed, out);
+    }
+    fn f(&self, adrs: &Adrs, m: &[u8], out: &mut [u8]) {
+        let mut h = s256(self.s256, adrs);
+        h.update(m);
+        out.copy_from_slice(&h.finalize()[..self.n]);
+    }
+    fn h(&self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]) {
+        let mut h = s512(self.s512, adrs);
+        h.update(m1);
+        h.update(m2);
+        out.copy_from_slice(&h.finalize()[..self.n]);
+    }
+    fn t_start(&self, adrs: &Adrs) -> Sha512T {
+        Sha512T(s512(self.s512, adrs), self.n)
+    }
+    fn h_msg(r: &[u8], pk_seed: &[u8], pk_root: &[u8], msg: &[&[u8]], out: &mut [u8]) {
+        let mut h = Sha512::new();
+        for p in [r, pk_seed, pk_root].into_iter().chain(msg.iter().copied()) {
+            h.update(p);
+        }
+        let d = h.finalize();
+        mgf1_sha512(&[r, pk_seed, &d], out);
+    }
+    fn prf_msg(sk_prf: &[u8], opt_rand: &[u8], msg: &[&[u8]], out: &mut [u8]) {
+        let mut m = HmacSha512::new(sk_prf);
+        m.update(opt_rand);
+        for p in msg {
+            m.update(p);
+        }
+        out.copy_from_slice(&m.finalize()[..out.len()]);
+    }
+}

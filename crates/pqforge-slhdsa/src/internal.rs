@@ -1,0 +1,474 @@
+//! The internal algorithms of FIPS 205 (§5-§9), portable, one hash at a
+//! time: WOTS+, XMSS, the hypertree, FORS, slh_keygen_internal,
+//! slh_sign_internal and slh_verify_internal. Values are n-byte slices of
+//! fixed 32-byte buffers (n ≤ 32); nothing is allocated.
+
+use crate::adrs::{Adrs, kind};
+use crate::hash::{HashSuite, TState};
+use crate::params::ParameterSet;
+
+/// base_2b (Algorithm 4): `out.len()` integers of `b` bits from `x`, most
+/// significant bit first.
+fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
+    let mut bits = 0usize;
+    let mut total = 0u64;
+    let mut i = 0;
+    for o in out.iter_mut() {
+        while bits < b {
+            total = (total << 8) | u64::from(x[i]);
+            i += 1;
+            bits += 8;
+        }
+        bits -= b;
+        *o = ((total >> bits) & ((1u64 << b) - 1)) as u32;
+    }
+}
+
+/// The WOTS+ digits of an n-byte message: len1 base-16 digits, then the
+/// three digits of the checksum (Algorithms 7, 8).
+fn wots_digits<P: ParameterSet>(m: &[u8], out: &mut [u32; 67]) {
+    base_2b(&m[..P::N], 4, &mut out[..P::LEN1]);
+    let csum: u32 = out[..P::LEN1].iter().map(|&d| 15 - d).sum();
+    // len2 · lg w = 12 bits: shifted left by 4 into two bytes.
+    let c = ((csum << 4) as u16).to_be_bytes();
+    base_2b(&c, 4, &mut out[P::LEN1..P::LEN]);
+}
+
+/// chain (Algorithm 5): `s` steps of F from step `i`, in place.
+fn chain<H: HashSuite>(hs: &H, x: &mut [u8], i: u32, s: u32, adrs: &mut Adrs) {
+    let mut t = [0u8; 32];
+    let n = x.len();
+    for j in i..i + s {
+        adrs.set_hash(j);
+        hs.f(adrs, x, &mut t[..n]);
+        x.copy_from_slice(&t[..n]);
+    }
+}
+
+/// The secret start of WOTS+ chain `c` of the key pair in `adrs`.
+fn wots_sk<H: HashSuite>(hs: &H, sk_seed: &[u8], adrs: &Adrs, c: u32, out: &mut [u8]) {
+    let mut a = *adrs;
+    a.set_type_and_clear(kind::WOTS_PRF);
+    a.set_keypair(adrs.keypair());
+    a.set_chain(c);
+    hs.prf(&a, sk_seed, out);
+}
+
+/// The T_len compression of the chain ends of the key pair in `adrs`.
+fn wots_pk_start<H: HashSuite>(hs: &H, adrs: &Adrs) -> H::T {
+    let mut a = *adrs;
+    a.set_type_and_clear(kind::WOTS_PK);
+    a.set_keypair(adrs.keypair());
+    hs.t_start(&a)
+}
+
+/// wots_pkGen (Algorithm 6).
+fn wots_pkgen<P: ParameterSet>(hs: &P::Hash, sk_seed: &[u8], adrs: &mut Adrs, pk: &mut [u8]) {
+    let n = P::N;
+    let mut t = wots_pk_start(hs, adrs);
+    let mut x = [0u8; 32];
+    for c in 0..P::LEN as u32 {
+        wots_sk(hs, sk_seed, adrs, c, &mut x[..n]);
+        adrs.set_chain(c);
+        chain(hs, &mut x[..n], 0, 15, adrs);
+        t.update(&x[..n]);
+    }
+    t.finalize(pk);
+}
+
+/// wots_sign (Algorithm 7): `sig` is len · n bytes.
+fn wots_sign<P: ParameterSet>(
+    hs: &P::Hash,
+    m: &[u8],
+    sk_seed: &[u8],
+    adrs: &mut Adrs,
+    sig: &mut [u8],
+) {
+    let n = P::N;
+    let mut d = [0u32; 67];
+    wots_digits::<P>(m, &mut d);
+    for c in 0..P::LEN {
+        let x = &mut sig[c * n..(c + 1) * n];
+        wots_sk(hs, sk_seed, adrs, c as u32, x);
+        adrs.set_chain(c as u32);
+        chain(hs, x, 0, d[c], adrs);
+    }
+}
+
+/// wots_pkFromSig (Algorithm 8).
+fn wots_pk_from_sig<P: ParameterSet>(
+    hs: &P::Hash,
+    sig: &[u8],
+    m: &[u8],
+    adrs: &mut Adrs,
+    pk: &mut [u8],
+) {
+    let n = P::N;
+    let mut d = [0u32; 67];
+    wots_digits::<P>(m, &mut d);
+    let mut t = wots_pk_start(hs, adrs);
+    let mut x = [0u8; 32];
+    for c in 0..P::LEN {
+        x[..n].copy_from_slice(&sig[c * n..(c + 1) * n]);
+        adrs.set_chain(c as u32);
+        chain(hs, &mut x[..n], d[c], 15 - d[c], adrs);
+        t.update(&x[..n]);
+    }
+    t.finalize(pk);
+}
+
+/// xmss_node (Algorithm 9): node `i` at height `z` of the XMSS tree in
+/// `adrs` (layer and tree set).
+fn xmss_node<P: ParameterSet>(
+    hs: &P::Hash,
+    sk_seed: &[u8],
+    i: u32,
+    z: u32,
+    adrs: &mut Adrs,
+    out: &mut [u8],
+) {
+    let n = P::N;
+    if z == 0 {
+        adrs.set_type_and_clear(kind::WOTS_HASH);
+        adrs.set_keypair(i);
+        wots_pkgen::<P>(hs, sk_seed, adrs, out);
+    } else {
+        let (mut l, mut r) = ([0u8; 32], [0u8; 32]);
+        xmss_node::<P>(hs, sk_seed, 2 * i, z - 1, adrs, &mut l[..n]);
+        xmss_node::<P>(hs, sk_seed, 2 * i + 1, z - 1, adrs, &mut r[..n]);
+        adrs.set_type_and_clear(kind::TREE);
+        adrs.set_tree_height(z);
+        adrs.set_tree_index(i);
+        hs.h(adrs, &l[..n], &r[..n], out);
+    }
+}
+
+/// xmss_sign (Algorithm 10): `sig` = WOTS+ signature || auth path,
+/// (len + h') · n bytes.
+fn xmss_sign<P: ParameterSet>(
+    hs: &P::Hash,
+    m: &[u8],
+    sk_seed: &[u8],
+    idx: u32,
+    adrs: &mut Adrs,
+    sig: &mut [u8],
+) {
+    let n = P::N;
+    let (wsig, auth) = sig.split_at_mut(P::LEN * n);
+    for j in 0..P::HP {
+        let k = (idx >> j) ^ 1;
+        xmss_node::<P>(
+            hs,
+            sk_seed,
+            k,
+            j as u32,
+            adrs,
+            &mut auth[j * n..(j + 1) * n],
+        );
+    }
+    adrs.set_type_and_clear(kind::WOTS_HASH);
+    adrs.set_keypair(idx);
+    wots_sign::<P>(hs, m, sk_seed, adrs, wsig);
+}
+
+/// xmss_pkFromSig (Algorithm 11).
+fn xmss_pk_from_sig<P: ParameterSet>(
+    hs: &P::Hash,
+    idx: u32,
+    sig: &[u8],
+    m: &[u8],
+    adrs: &mut Adrs,
+    root: &mut [u8],
+) {
+    let n = P::N;
+    let (wsig, auth) = sig.split_at(P::LEN * n);
+    adrs.set_type_and_clear(kind::WOTS_HASH);
+    adrs.set_keypair(idx);
+    let mut node = [0u8; 32];
+    wots_pk_from_sig::<P>(hs, wsig, m, adrs, &mut node[..n]);
+    adrs.set_type_and_clear(kind::TREE);
+    adrs.set_tree_index(idx);
+    let mut t = [0u8; 32];
+    for k in 0..P::HP {
+        adrs.set_tree_height(k as u32 + 1);
+        let a = &auth[k * n..(k + 1) * n];
+        let ti = adrs.tree_index();
+        if (idx >> k) & 1 == 0 {
+            adrs.set_tree_index(ti / 2);
+            hs.h(adrs, &node[..n], a, &mut t[..n]);
+        } else {
+            adrs.set_tree_index((ti - 1) / 2);
+            hs.h(adrs, a, &node[..n], &mut t[..n]);
+        }
+        node[..n].copy_from_slice(&t[..n]);
+    }
+    root.copy_from_slice(&node[..n]);
+}
+
+/// The leaf and tree of the next layer up.
+fn next_layer<P: ParameterSet>(idx_tree: u64) -> (u32, u64) {
+    let leaf = (idx_tree & ((1u64 << P::HP) - 1)) as u32;
+    (leaf, idx_tree >> P::HP)
+}
+
+/// ht_sign (Algorithm 12): `sig` is d · (len + h') · n bytes.
+fn ht_sign<P: ParameterSet>(
+    hs: &P::Hash,
+    m: &[u8],
+    sk_seed: &[u8],
+    mut idx_tree: u64,
+    mut idx_leaf: u32,
+    sig: &mut [u8],
+) {
+    let n = P::N;
+    let part = (P::LEN + P::HP) * n;
+    let mut root = [0u8; 32];
+    root[..n].copy_from_slice(&m[..n]);
+    for j in 0..P::D {
+        let mut adrs = Adrs::default();
+        adrs.set_layer(j as u32);
+        adrs.set_tree(idx_tree);
+        let s = &mut sig[j * part..(j + 1) * part];
+        let msg = root;
+        xmss_sign::<P>(hs, &msg[..n], sk_seed, idx_leaf, &mut adrs, s);
+        if j + 1 < P::D {
+            xmss_pk_from_sig::<P>(hs, idx_leaf, s, &msg[..n], &mut adrs, &mut root[..n]);
+            (idx_leaf, idx_tree) = next_layer::<P>(idx_tree);
+        }
+    }
+}
+
+/// ht_verify (Algorithm 13).
+fn ht_verify<P: ParameterSet>(
+    hs: &P::Hash,
+    m: &[u8],
+    sig: &[u8],
+    mut idx_tree: u64,
+    mut idx_leaf: u32,
+    pk_root: &[u8],
+) -> bool {
+    let n = P::N;
+    let part = (P::LEN + P::HP) * n;
+    let mut node = [0u8; 32];
+    node[..n].copy_from_slice(&m[..n]);
+    for j in 0..P::D {
+        let mut adrs = Adrs::default();
+        adrs.set_layer(j as u32);
+        adrs.set_tree(idx_tree);
+        let msg = node;
+        xmss_pk_from_sig::<P>(
+            hs,
+            idx_leaf,
+            &sig[j * part..(j + 1) * part],
+            &msg[..n],
+            &mut adrs,
+            &mut node[..n],
+        );
+        (idx_leaf, idx_tree) = next_layer::<P>(idx_tree);
+    }
+    node[..n] == *pk_root
+}
+
+/// fors_skGen (Algorithm 14).
+fn fors_sk<H: HashSuite>(hs: &H, sk_seed: &[u8], adrs: &Adrs, idx: u32, out: &mut [u8]) {
+    let mut a = *adrs;
+    a.set_type_and_clear(kind::FORS_PRF);
+    a.set_keypair(adrs.keypair());
+    a.set_tree_index(idx);
+    hs.prf(&a, sk_seed, out);
+}
+
+/// fors_node (Algorithm 15): node `i` (global index) at height `z`.
+fn fors_node<P: ParameterSet>(
+    hs: &P::Hash,
+    sk_seed: &[u8],
+    i: u32,
+    z: u32,
+    adrs: &mut Adrs,
+    out: &mut [u8],
+) {
+    let n = P::N;
+    if z == 0 {
+        let mut sk = [0u8; 32];
+        fors_sk(hs, sk_seed, adrs, i, &mut sk[..n]);
+        adrs.set_tree_height(0);
+        adrs.set_tree_index(i);
+        hs.f(adrs, &sk[..n], out);
+    } else {
+        let (mut l, mut r) = ([0u8; 32], [0u8; 32]);
+        fors_node::<P>(hs, sk_seed, 2 * i, z - 1, adrs, &mut l[..n]);
+        fors_node::<P>(hs, sk_seed, 2 * i + 1, z - 1, adrs, &mut r[..n]);
+        adrs.set_tree_height(z);
+        adrs.set_tree_index(i);
+        hs.h(adrs, &l[..n], &r[..n], out);
+    }
+}
+
+/// fors_sign (Algorithm 16): k · (1 + a) · n bytes.
+fn fors_sign<P: ParameterSet>(
+    hs: &P::Hash,
+    md: &[u8],
+    sk_seed: &[u8],
+    adrs: &mut Adrs,
+    sig: &mut [u8],
+) {
+    let n = P::N;
+    let mut ind = [0u32; 35];
+    base_2b(md, P::A, &mut ind[..P::K]);
+    let part = (1 + P::A) * n;
+    for i in 0..P::K {
+        let s = &mut sig[i * part..(i + 1) * part];
+        let base = (i as u32) << P::A;
+        fors_sk(hs, sk_seed, adrs, base + ind[i], &mut s[..n]);
+        for j in 0..P::A {
+            let sib = (ind[i] >> j) ^ 1;
+            let at = ((i as u32) << (P::A - j)) + sib;
+            fors_node::<P>(
+                hs,
+                sk_seed,
+                at,
+                j as u32,
+                adrs,
+                &mut s[(1 + j) * n..(2 + j) * n],
+            );
+        }
+    }
+}
+
+/// fors_pkFromSig (Algorithm 17).
+fn fors_pk_from_sig<P: ParameterSet>(
+    hs: &P::Hash,
+    sig: &[u8],
+    md: &[u8],
+    adrs: &mut Adrs,
+    pk: &mut [u8],
+) {
+    let n = P::N;
+    let mut ind = [0u32; 35];
+    base_2b(md, P::A, &mut ind[..P::K]);
+    let part = (1 + P::A) * n;
+    let mut roots = {
+        let mut a = *adrs;
+        a.set_type_and_clear(kind::FORS_ROOTS);
+        a.set_keypair(adrs.keypair());
+        hs.t_start(&a)
+    };
+    let (mut node, mut t) = ([0u8; 32], [0u8; 32]);
+    for i in 0..P::K {
+        let s = &sig[i * part..(i + 1) * part];
+        let mut idx = ((i as u32) << P::A) + ind[i];
+        adrs.set_tree_height(0);
+        adrs.set_tree_index(idx);
+        hs.f(adrs, &s[..n], &mut node[..n]);
+        for j in 0..P::A {
+            let a = &s[(1 + j) * n..(2 + j) * n];
+            adrs.set_tree_height(j as u32 + 1);
+            if (ind[i] >> j) & 1 == 0 {
+                idx /= 2;
+                adrs.set_tree_index(idx);
+                hs.h(adrs, &node[..n], a, &mut t[..n]);
+            } else {
+                idx = (idx - 1) / 2;
+                adrs.set_tree_index(idx);
+                hs.h(adrs, a, &node[..n], &mut t[..n]);
+            }
+            node[..n].copy_from_slice(&t[..n]);
+        }
+        roots.update(&node[..n]);
+    }
+    roots.finalize(pk);
+}
+
+/// slh_keygen_internal (Algorithm 18): `sk` = SK.seed || SK.prf || PK.seed
+/// || PK.root (4n bytes), `pk` = PK.seed || PK.root (2n bytes).
+pub fn keygen<P: ParameterSet>(
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+    sk: &mut [u8],
+    pk: &mut [u8],
+) {
+    let n = P::N;
+    let hs = P::Hash::new(pk_seed);
+    let mut adrs = Adrs::default();
+    adrs.set_layer(P::D as u32 - 1);
+    let mut root = [0u8; 32];
+    xmss_node::<P>(&hs, sk_seed, 0, P::HP as u32, &mut adrs, &mut root[..n]);
+    sk[..n].copy_from_slice(sk_seed);
+    sk[n..2 * n].copy_from_slice(sk_prf);
+    sk[2 * n..3 * n].copy_from_slice(pk_seed);
+    sk[3 * n..4 * n].copy_from_slice(&root[..n]);
+    pk.copy_from_slice(&sk[2 * n..]);
+}
+
+/// The digest split (Algorithms 19, 20): md, idx_tree, idx_leaf.
+fn split_digest<P: ParameterSet>(digest: &[u8]) -> (&[u8], u64, u32) {
+    let md_len = (P::K * P::A).div_ceil(8);
+    let tree_len = (P::H - P::HP).div_ceil(8);
+    let leaf_len = P::HP.div_ceil(8);
+    let (md, rest) = digest.split_at(md_len);
+    let mut t = 0u64;
+    for &b in &rest[..tree_len] {
+        t = (t << 8) | u64::from(b);
+    }
+    let tree_bits = P::H - P::HP;
+    let idx_tree = if tree_bits >= 64 {
+        t
+    } else {
+        t & ((1u64 << tree_bits) - 1)
+    };
+    let mut l = 0u32;
+    for &b in &rest[tree_len..tree_len + leaf_len] {
+        l = (l << 8) | u32::from(b);
+    }
+    let idx_leaf = l & ((1u32 << P::HP) - 1);
+    (md, idx_tree, idx_leaf)
+}
+
+/// slh_sign_internal (Algorithm 19) on M = the concatenation of `msg`, with
+/// `addrnd` (n bytes; PK.seed for deterministic signing). `sig` is
+/// `P::SIG_BYTES`.
+pub fn sign<P: ParameterSet>(msg: &[&[u8]], sk: &[u8], addrnd: &[u8], sig: &mut [u8]) {
+    let n = P::N;
+    let (sk_seed, rest) = sk.split_at(n);
+    let (sk_prf, rest) = rest.split_at(n);
+    let (pk_seed, pk_root) = rest.split_at(n);
+    let hs = P::Hash::new(pk_seed);
+    let (r, rest) = sig.split_at_mut(n);
+    P::Hash::prf_msg(sk_prf, addrnd, msg, r);
+    let mut digest = [0u8; 49];
+    P::Hash::h_msg(r, pk_seed, pk_root, msg, &mut digest[..P::M]);
+    let (md, idx_tree, idx_leaf) = split_digest::<P>(&digest[..P::M]);
+    let mut adrs = Adrs::default();
+    adrs.set_tree(idx_tree);
+    adrs.set_type_and_clear(kind::FORS_TREE);
+    adrs.set_keypair(idx_leaf);
+    let (sig_fors, sig_ht) = rest.split_at_mut(P::K * (1 + P::A) * n);
+    fors_sign::<P>(&hs, md, sk_seed, &mut adrs, sig_fors);
+    let mut pk_fors = [0u8; 32];
+    fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
+    ht_sign::<P>(&hs, &pk_fors[..n], sk_seed, idx_tree, idx_leaf, sig_ht);
+}
+
+/// slh_verify_internal (Algorithm 20): wrong lengths give `false`.
+#[must_use]
+pub fn verify<P: ParameterSet>(msg: &[&[u8]], sig: &[u8], pk: &[u8]) -> bool {
+    let n = P::N;
+    if sig.len() != P::SIG_BYTES || pk.len() != P::PK_BYTES {
+        return false;
+    }
+    let (pk_seed, pk_root) = pk.split_at(n);
+    let hs = P::Hash::new(pk_seed);
+    let (r, rest) = sig.split_at(n);
+    let mut digest = [0u8; 49];
+    P::Hash::h_msg(r, pk_seed, pk_root, msg, &mut digest[..P::M]);
+    let (md, idx_tree, idx_leaf) = split_digest::<P>(&digest[..P::M]);
+    let mut adrs = Adrs::default();
+    adrs.set_tree(idx_tree);
+    adrs.set_type_and_clear(kind::FORS_TREE);
+    adrs.set_keypair(idx_leaf);
+    let (sig_fors, sig_ht) = rest.split_at(P::K * (1 + P::A) * n);
+    let mut pk_fors = [0u8; 32];
+    fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
+    ht_verify::<P>(&hs, &pk_fors[..n], sig_ht, idx_tree, idx_leaf, pk_root)
+}

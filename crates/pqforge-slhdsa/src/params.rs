@@ -1,0 +1,188 @@
+//! The twelve parameter sets (FIPS 205 §11, Table 2).
+
+use crate::hash::{HashSuite, Sha2Cat1, Sha2Cat35, Shake};
+
+/// One SLH-DSA parameter set.
+pub trait ParameterSet {
+    /// Name, e.g. `slh-dsa-shake-128f`.
+    const NAME: &'static str;
+    /// Security parameter: bytes per hash value.
+    const N: usize;
+    /// Total hypertree height.
+    const H: usize;
+    /// Hypertree layers.
+    const D: usize;
+    /// Height of one XMSS tree, h / d.
+    const HP: usize;
+    /// FORS tree height.
+    const A: usize;
+    /// FORS trees.
+    const K: usize;
+    /// Digest bytes of H_msg.
+    const M: usize;
+    /// The hash suite.
+    type Hash: HashSuite;
+    /// WOTS+ message chains: 2n (lg w = 4).
+    const LEN1: usize = 2 * Self::N;
+    /// WOTS+ chains: len1 + 3.
+    const LEN: usize = Self::LEN1 + 3;
+    /// Public key bytes.
+    const PK_BYTES: usize = 2 * Self::N;
+    /// Secret key bytes.
+    const SK_BYTES: usize = 4 * Self::N;
+    /// Signature bytes: (1 + k (1 + a) + h + d len) n.
+    const SIG_BYTES: usize =
+        (1 + Self::K * (1 + Self::A) + Self::H + Self::D * Self::LEN) * Self::N;
+}
+
+macro_rules! set {
+    ($ty:ident, $name:literal, $hash:ty, $n:expr, $h:expr, $d:expr, $a:expr, $k:expr, $m:expr) => {
+        #[doc = concat!("`", $name, "`.")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $ty;
+        impl ParameterSet for $ty {
+            const NAME: &'static str = $name;
+            const N: usize = $n;
+            const H: usize = $h;
+            const D: usize = $d;
+            const HP: usize = $h / $d;
+            const A: usize = $a;
+            const K: usize = $k;
+            const M: usize = $m;
+            type Hash = $hash;
+        }
+    };
+}
+
+set!(
+    Sha2_128s,
+    "slh-dsa-sha2-128s",
+    Sha2Cat1,
+    16,
+    63,
+    7,
+    12,
+    14,
+    30
+);
+set!(
+    Sha2_128f,
+    "slh-dsa-sha2-128f",
+    Sha2Cat1,
+    16,
+    66,
+    22,
+    6,
+    33,
+    34
+);
+set!(
+    Sha2_192s,
+    "slh-dsa-sha2-192s",
+    Sha2Cat35,
+    24,
+    63,
+    7,
+    14,
+    17,
+    39
+);
+set!(
+    Sha2_192f,
+    "slh-dsa-sha2-192f",
+    Sha2Cat35,
+    24,
+    66,
+    22,
+    8,
+    33,
+    42
+);
+set!(
+    Sha2_256s,
+    "slh-dsa-sha2-256s",
+    Sha2Cat35,
+    32,
+    64,
+    8,
+    14,
+    22,
+    47
+);
+set!(
+    Sha2_256f,
+    "slh-dsa-sha2-256f",
+    Sha2Cat35,
+    32,
+    68,
+    17,
+    9,
+    35,
+    49
+);
+set!(
+    Shake128s,
+    "slh-dsa-shake-128s",
+    Shake,
+    16,
+    63,
+    7,
+    12,
+    14,
+    30
+);
+set!(
+    Shake128f,
+    "slh-dsa-shake-128f",
+    Shake,
+    16,
+    66,
+    22,
+    6,
+    33,
+    34
+);
+set!(
+    Shake192s,
+    "slh-dsa-shake-192s",
+    Shake,
+    24,
+    63,
+    7,
+    14,
+    17,
+    39
+);
+set!(
+    Shake192f,
+    "slh-dsa-shake-192f",
+    Shake,
+    24,
+    66,
+    22,
+    8,
+    33,
+    42
+);
+set!(
+    Shake256s,
+    "slh-dsa-shake-256s",
+    Shake,
+    32,
+    64,
+    8,
+    14,
+    22,
+    47
+);
+set!(
+    Shake256f,
+    "slh-dsa-shake-256f",
+    Shake,
+    32,
+    68,
+    17,
+    9,
+    35,
+    49
+);
