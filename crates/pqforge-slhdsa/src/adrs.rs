@@ -81,10 +81,10 @@ impl Adrs {
         self.set_word(28, i);
     }
 
-    /// Tree index.
-    #[must_use]
-    pub fn tree_index(&self) -> u32 {
-        self.word(28)
+    /// Sets the tree index and returns the address (for a hash call).
+    pub fn with_tree_index(&mut self, i: u32) -> &Self {
+        self.set_tree_index(i);
+        self
     }
 
     /// The 22-byte compressed form of the SHA2 sets (§11.2): layer's low

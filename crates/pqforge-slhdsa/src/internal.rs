@@ -187,22 +187,32 @@ fn xmss_pk_from_sig<P: ParameterSet>(
     let mut node = [0u8; 32];
     wots_pk_from_sig::<P>(hs, wsig, m, adrs, &mut node[..n]);
     adrs.set_type_and_clear(kind::TREE);
-    adrs.set_tree_index(idx);
-    let mut t = [0u8; 32];
-    for k in 0..P::HP {
-        adrs.set_tree_height(k as u32 + 1);
-        let a = &auth[k * n..(k + 1) * n];
-        let ti = adrs.tree_index();
-        if (idx >> k) & 1 == 0 {
-            adrs.set_tree_index(ti / 2);
-            hs.h(adrs, &node[..n], a, &mut t[..n]);
-        } else {
-            adrs.set_tree_index((ti - 1) / 2);
-            hs.h(adrs, a, &node[..n], &mut t[..n]);
-        }
-        node[..n].copy_from_slice(&t[..n]);
-    }
+    climb(hs, idx, auth, adrs, &mut node[..n]);
     root.copy_from_slice(&node[..n]);
+}
+
+/// The root from `node` at index `idx` (height 0) and its authentication
+/// path `auth` (one n-byte sibling per level), the type of `adrs` already
+/// set: the loops of Algorithms 11 and 17. The parity of the index at each
+/// height says on which side the node is.
+fn climb<H: HashSuite>(hs: &H, mut idx: u32, auth: &[u8], adrs: &mut Adrs, node: &mut [u8]) {
+    let n = node.len();
+    let mut t = [0u8; 32];
+    // Split off one sibling at a time: no `chunks_exact` (a division).
+    let (mut rest, mut height) = (auth, 0);
+    while !rest.is_empty() {
+        let (a, tail) = rest.split_at(n);
+        rest = tail;
+        height += 1;
+        adrs.set_tree_height(height);
+        if idx & 1 == 0 {
+            hs.h(adrs.with_tree_index(idx / 2), node, a, &mut t[..n]);
+        } else {
+            hs.h(adrs.with_tree_index((idx - 1) / 2), a, node, &mut t[..n]);
+        }
+        idx /= 2;
+        node.copy_from_slice(&t[..n]);
+    }
 }
 
 /// The leaf and tree of the next layer up.
@@ -353,27 +363,14 @@ fn fors_pk_from_sig<P: ParameterSet>(
         a.set_keypair(adrs.keypair());
         hs.t_start(&a)
     };
-    let (mut node, mut t) = ([0u8; 32], [0u8; 32]);
+    let mut node = [0u8; 32];
     for i in 0..P::K {
         let s = &sig[i * part..(i + 1) * part];
-        let mut idx = ((i as u32) << P::A) + ind[i];
+        let idx = ((i as u32) << P::A) + ind[i];
         adrs.set_tree_height(0);
         adrs.set_tree_index(idx);
         hs.f(adrs, &s[..n], &mut node[..n]);
-        for j in 0..P::A {
-            let a = &s[(1 + j) * n..(2 + j) * n];
-            adrs.set_tree_height(j as u32 + 1);
-            if (ind[i] >> j) & 1 == 0 {
-                idx /= 2;
-                adrs.set_tree_index(idx);
-                hs.h(adrs, &node[..n], a, &mut t[..n]);
-            } else {
-                idx = (idx - 1) / 2;
-                adrs.set_tree_index(idx);
-                hs.h(adrs, a, &node[..n], &mut t[..n]);
-            }
-            node[..n].copy_from_slice(&t[..n]);
-        }
+        climb(hs, idx, &s[n..], adrs, &mut node[..n]);
         roots.update(&node[..n]);
     }
     roots.finalize(pk);
