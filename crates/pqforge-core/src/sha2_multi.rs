@@ -5,7 +5,8 @@
 //! many short, independent inputs (WOTS+ chains, FORS leaves, tree nodes):
 //!
 //! * [`compress256_x8`]: eight SHA-256 states, each absorbing its own
-//!   64-byte block, one state per 32-bit lane of a 256-bit register
+//!   64-byte block: with the SHA extensions, four compressions interleaved
+//!   at a time; otherwise one state per 32-bit lane of a 256-bit register
 //!   (AVX2, or AVX-512VL's rotates and three-input logic when present);
 //! * [`compress512_x4`]: four SHA-512 states, one per 64-bit lane;
 //! * the portable fallbacks [`compress256_x8_portable`] and
@@ -54,9 +55,20 @@ pub fn compress512_x4_portable(states: &mut [[u64; 8]; LANES512], blocks: [&[u8;
 
 /// Eight independent SHA-256 compressions: `states[j]` absorbs
 /// `blocks[j]` ([`crate::sha2::compress256`] on each lane), on the fastest
-/// implementation this CPU supports (AVX-512VL, AVX2, or portable).
+/// implementation this CPU supports (SHA extensions, AVX-512VL, AVX2, or
+/// portable).
+///
+/// With the SHA extensions ([`crate::cpu::sha_ni`]) the eight run as two
+/// groups of four interleaved SHA-NI compressions, which was the fastest
+/// here (AMD EPYC with AVX-512: about 17 ns per compression, against 26
+/// for the AVX-512VL lanes and 37 for AVX2).
 #[inline]
 pub fn compress256_x8(states: &mut [[u32; 8]; LANES256], blocks: [&[u8; 64]; LANES256]) {
+    #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+    if crate::cpu::sha_ni() {
+        x86::compress256_x8_sha_ni4(states, blocks);
+        return;
+    }
     #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
     if crate::cpu::avx512vl() && crate::cpu::avx512f() && crate::cpu::avx2() {
         x86::compress256_x8_avx512(states, blocks);
@@ -204,11 +216,11 @@ macro_rules! vcompress {
 mod x86 {
     use core::arch::x86_64::{
         __m128i, __m256i, _mm_add_epi32, _mm_alignr_epi8, _mm_blend_epi16, _mm_loadu_si128,
-        _mm_set_epi64x, _mm_setr_epi32, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32,
-        _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128,
-        _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_setr_epi8, _mm256_shuffle_epi8,
-        _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32,
-        _mm256_unpacklo_epi64,
+        _mm_set_epi64x, _mm_setr_epi32, _mm_setzero_si128, _mm_sha256msg1_epu32,
+        _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32,
+        _mm_storeu_si128, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_setr_epi8,
+        _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
+        _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
     };
 
     use crate::sha2::{K256, K512};
@@ -729,51 +741,110 @@ mod x86 {
 
     #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
     fn sha_ni(s: &mut [u32; 8], b: &[u8; 64]) {
-        // SAFETY: `s` is 32 bytes: two unaligned 16-byte loads.
-        let (dcba, hgfe) = unsafe {
-            (
-                _mm_loadu_si128(s.as_ptr().cast()),
-                _mm_loadu_si128(s.as_ptr().add(4).cast()),
-            )
-        };
-        // lanes listed from the highest: the instructions want ABEF, CDGH
-        let cdab = _mm_shuffle_epi32::<0xB1>(dcba);
-        let efgh = _mm_shuffle_epi32::<0x1B>(hgfe);
-        let abef0 = _mm_alignr_epi8::<8>(cdab, efgh);
-        let cdgh0 = _mm_blend_epi16::<0xF0>(efgh, cdab);
+        sha_ni_lanes(core::array::from_mut(s), [b]);
+    }
+
+    /// `N` compressions with the SHA extensions, interleaved instruction by
+    /// instruction: one compression is a chain of 32 dependent
+    /// `sha256rnds2`, so independent ones fill the gaps of its latency.
+    #[inline]
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    fn sha_ni_lanes<const N: usize>(s: &mut [[u32; 8]; N], b: [&[u8; 64]; N]) {
+        let mut abef0 = [_mm_setzero_si128(); N];
+        let mut cdgh0 = [_mm_setzero_si128(); N];
+        for j in 0..N {
+            let (lo, hi) = s[j].split_at(4);
+            // SAFETY: `lo` and `hi` are four readable words each; unaligned
+            // loads.
+            let (dcba, hgfe) = unsafe {
+                (
+                    _mm_loadu_si128(lo.as_ptr().cast()),
+                    _mm_loadu_si128(hi.as_ptr().cast()),
+                )
+            };
+            // lanes listed from the highest: the instructions want ABEF, CDGH
+            let cdab = _mm_shuffle_epi32::<0xB1>(dcba);
+            let efgh = _mm_shuffle_epi32::<0x1B>(hgfe);
+            abef0[j] = _mm_alignr_epi8::<8>(cdab, efgh);
+            cdgh0[j] = _mm_blend_epi16::<0xF0>(efgh, cdab);
+        }
         let (mut abef, mut cdgh) = (abef0, cdgh0);
 
         let bswap = _mm_set_epi64x(0x0c0d0e0f_08090a0b, 0x04050607_00010203);
-        let mut m: [__m128i; 4] = core::array::from_fn(|i| {
-            let p = b[16 * i..16 * i + 16].as_ptr();
-            // SAFETY: `p` points to 16 readable bytes (the slice above);
-            // unaligned load.
-            _mm_shuffle_epi8(unsafe { _mm_loadu_si128(p.cast()) }, bswap)
+        let mut m: [[__m128i; 4]; N] = core::array::from_fn(|j| {
+            core::array::from_fn(|i| {
+                let p = b[j][16 * i..16 * i + 16].as_ptr();
+                // SAFETY: `p` points to 16 readable bytes (the slice
+                // above); unaligned load.
+                _mm_shuffle_epi8(unsafe { _mm_loadu_si128(p.cast()) }, bswap)
+            })
         });
-        for (i, mi) in m.iter().enumerate() {
-            rounds4(&mut abef, &mut cdgh, *mi, &K256[4 * i..4 * i + 4]);
+        for i in 0..4 {
+            for j in 0..N {
+                rounds4(&mut abef[j], &mut cdgh[j], m[j][i], &K256[4 * i..4 * i + 4]);
+            }
         }
         // rounds 16..64: W[t..t+4] from the four previous groups, in place
-        // over W[t-16..t-12] (group g lives in m[g % 4])
+        // over W[t-16..t-12] (group g lives in m[_][g % 4])
         for g in 4..16 {
-            let (w16, w12, w8, w4) = (m[g % 4], m[(g + 1) % 4], m[(g + 2) % 4], m[(g + 3) % 4]);
-            let x = _mm_add_epi32(_mm_sha256msg1_epu32(w16, w12), _mm_alignr_epi8::<4>(w4, w8));
-            let new = _mm_sha256msg2_epu32(x, w4);
-            m[g % 4] = new;
-            rounds4(&mut abef, &mut cdgh, new, &K256[4 * g..4 * g + 4]);
+            for j in 0..N {
+                let mj = &mut m[j];
+                let (w16, w12, w8, w4) =
+                    (mj[g % 4], mj[(g + 1) % 4], mj[(g + 2) % 4], mj[(g + 3) % 4]);
+                let x = _mm_add_epi32(_mm_sha256msg1_epu32(w16, w12), _mm_alignr_epi8::<4>(w4, w8));
+                let new = _mm_sha256msg2_epu32(x, w4);
+                mj[g % 4] = new;
+                rounds4(&mut abef[j], &mut cdgh[j], new, &K256[4 * g..4 * g + 4]);
+            }
         }
-        let abef = _mm_add_epi32(abef, abef0);
-        let cdgh = _mm_add_epi32(cdgh, cdgh0);
+        for j in 0..N {
+            let abef = _mm_add_epi32(abef[j], abef0[j]);
+            let cdgh = _mm_add_epi32(cdgh[j], cdgh0[j]);
+            let feba = _mm_shuffle_epi32::<0x1B>(abef);
+            let dchg = _mm_shuffle_epi32::<0xB1>(cdgh);
+            let dcba = _mm_blend_epi16::<0xF0>(feba, dchg);
+            let hgfe = _mm_alignr_epi8::<8>(dchg, feba);
+            let (lo, hi) = s[j].split_at_mut(4);
+            // SAFETY: `lo` and `hi` are four writable words each;
+            // unaligned stores.
+            unsafe {
+                _mm_storeu_si128(lo.as_mut_ptr().cast(), dcba);
+                _mm_storeu_si128(hi.as_mut_ptr().cast(), hgfe);
+            }
+        }
+    }
 
-        let feba = _mm_shuffle_epi32::<0x1B>(abef);
-        let dchg = _mm_shuffle_epi32::<0xB1>(cdgh);
-        let dcba = _mm_blend_epi16::<0xF0>(feba, dchg);
-        let hgfe = _mm_alignr_epi8::<8>(dchg, feba);
-        // SAFETY: `s` is 32 bytes: two unaligned 16-byte stores.
-        unsafe {
-            _mm_storeu_si128(s.as_mut_ptr().cast(), dcba);
-            _mm_storeu_si128(s.as_mut_ptr().add(4).cast(), hgfe);
+    /// Eight SHA-256 compressions with the SHA extensions, `P` at a time.
+    #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+    fn x8_sha_ni<const P: usize>(s: &mut [[u32; 8]; 8], b: [&[u8; 64]; 8]) {
+        for (sc, bc) in s
+            .as_chunks_mut::<P>()
+            .0
+            .iter_mut()
+            .zip(b.as_chunks::<P>().0)
+        {
+            sha_ni_lanes(sc, *bc);
         }
+    }
+
+    #[cfg(test)]
+    pub(super) fn compress256_x8_sha_ni2(s: &mut [[u32; 8]; 8], b: [&[u8; 64]; 8]) {
+        debug_assert!(crate::cpu::sha_ni());
+        // SAFETY: every caller checked `cpu::sha_ni()` first.
+        unsafe { x8_sha_ni::<2>(s, b) }
+    }
+
+    pub(super) fn compress256_x8_sha_ni4(s: &mut [[u32; 8]; 8], b: [&[u8; 64]; 8]) {
+        debug_assert!(crate::cpu::sha_ni());
+        // SAFETY: every caller checked `cpu::sha_ni()` first.
+        unsafe { x8_sha_ni::<4>(s, b) }
+    }
+
+    #[cfg(test)]
+    pub(super) fn compress256_x8_sha_ni8(s: &mut [[u32; 8]; 8], b: [&[u8; 64]; 8]) {
+        debug_assert!(crate::cpu::sha_ni());
+        // SAFETY: every caller checked `cpu::sha_ni()` first.
+        unsafe { x8_sha_ni::<8>(s, b) }
     }
 }
 
@@ -820,6 +891,11 @@ mod tests {
             }
             if crate::cpu::avx512vl() && crate::cpu::avx512f() && crate::cpu::avx2() {
                 v.push(("avx512", x::compress256_x8_avx512));
+            }
+            if crate::cpu::sha_ni() {
+                v.push(("sha-ni 2 interleaved", x::compress256_x8_sha_ni2));
+                v.push(("sha-ni 4 interleaved", x::compress256_x8_sha_ni4));
+                v.push(("sha-ni 8 interleaved", x::compress256_x8_sha_ni8));
             }
         }
         v
@@ -1003,16 +1079,21 @@ mod tests {
         const N: u32 = 200_000;
         let blocks256: [[u8; 64]; 8] = core::array::from_fn(|i| [i as u8; 64]);
         let blocks512: [[u8; 128]; 4] = core::array::from_fn(|i| [i as u8; 128]);
+        // best of 7 batches (the machine may be shared)
         let report = |name: &str, per_call: u32, f: &mut dyn FnMut()| {
             for _ in 0..N / 10 {
                 f();
             }
-            let t = Instant::now();
-            for _ in 0..N {
-                f();
+            let mut best = f64::INFINITY;
+            for _ in 0..7 {
+                let t = Instant::now();
+                for _ in 0..N / 4 {
+                    f();
+                }
+                let ns = t.elapsed().as_nanos() as f64 / f64::from(N / 4) / f64::from(per_call);
+                best = best.min(ns);
             }
-            let ns = t.elapsed().as_nanos() as f64 / f64::from(N) / f64::from(per_call);
-            std::println!("{name:<28} {ns:8.1} ns per compression");
+            std::println!("{name:<32} {best:8.1} ns per compression");
         };
         let mut s1 = IV256;
         report("sha256 portable", 1, &mut || {
