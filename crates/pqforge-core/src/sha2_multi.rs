@@ -141,9 +141,9 @@ pub(crate) fn compress256_accel(state: &mut [u32; 8], block: &[u8; 64]) -> bool 
 /// module, `$kw` is K\[t\] + W\[t\].
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 macro_rules! vround {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $kw:expr) => {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $bc:ident, $kw:expr) => {
         let t1 = add(add($h, big1($e)), add(ch($e, $f, $g), $kw));
-        let t2 = add(big0($a), maj($a, $b, $c));
+        let t2 = add(big0($a), maj($a, $b, $c, &mut $bc));
         $d = add($d, t1);
         $h = add(t1, t2);
     };
@@ -175,17 +175,17 @@ macro_rules! vw_expand {
 #[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
 #[rustfmt::skip]
 macro_rules! veight {
-    ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident;
+    ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident $bc:ident;
      $k:ident, $wm:ident, $w:ident, $o:expr) => {
         let o = $o;
-        vround!($a, $b, $c, $d, $e, $f, $g, $h, add(splat($k[o]), $wm!($w, o)));
-        vround!($h, $a, $b, $c, $d, $e, $f, $g, add(splat($k[o + 1]), $wm!($w, o + 1)));
-        vround!($g, $h, $a, $b, $c, $d, $e, $f, add(splat($k[o + 2]), $wm!($w, o + 2)));
-        vround!($f, $g, $h, $a, $b, $c, $d, $e, add(splat($k[o + 3]), $wm!($w, o + 3)));
-        vround!($e, $f, $g, $h, $a, $b, $c, $d, add(splat($k[o + 4]), $wm!($w, o + 4)));
-        vround!($d, $e, $f, $g, $h, $a, $b, $c, add(splat($k[o + 5]), $wm!($w, o + 5)));
-        vround!($c, $d, $e, $f, $g, $h, $a, $b, add(splat($k[o + 6]), $wm!($w, o + 6)));
-        vround!($b, $c, $d, $e, $f, $g, $h, $a, add(splat($k[o + 7]), $wm!($w, o + 7)));
+        vround!($a, $b, $c, $d, $e, $f, $g, $h, $bc, add(splat($k[o]), $wm!($w, o)));
+        vround!($h, $a, $b, $c, $d, $e, $f, $g, $bc, add(splat($k[o + 1]), $wm!($w, o + 1)));
+        vround!($g, $h, $a, $b, $c, $d, $e, $f, $bc, add(splat($k[o + 2]), $wm!($w, o + 2)));
+        vround!($f, $g, $h, $a, $b, $c, $d, $e, $bc, add(splat($k[o + 3]), $wm!($w, o + 3)));
+        vround!($e, $f, $g, $h, $a, $b, $c, $d, $bc, add(splat($k[o + 4]), $wm!($w, o + 4)));
+        vround!($d, $e, $f, $g, $h, $a, $b, $c, $bc, add(splat($k[o + 5]), $wm!($w, o + 5)));
+        vround!($c, $d, $e, $f, $g, $h, $a, $b, $bc, add(splat($k[o + 6]), $wm!($w, o + 6)));
+        vround!($b, $c, $d, $e, $f, $g, $h, $a, $bc, add(splat($k[o + 7]), $wm!($w, o + 7)));
     };
 }
 
@@ -198,13 +198,15 @@ macro_rules! veight {
 macro_rules! vcompress {
     ($st:ident, $w:ident, $kk:expr) => {{
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $st;
+        // b ^ c, for the lane modules whose `maj` uses it
+        let mut bc = maj_init(b, c);
         let (first, rest) = $kk.as_chunks::<16>().0.split_at(1);
         let k = &first[0];
-        veight!(a b c d e f g h; k, vw_load, $w, 0);
-        veight!(a b c d e f g h; k, vw_load, $w, 8);
+        veight!(a b c d e f g h bc; k, vw_load, $w, 0);
+        veight!(a b c d e f g h bc; k, vw_load, $w, 8);
         for k in rest {
-            veight!(a b c d e f g h; k, vw_expand, $w, 0);
-            veight!(a b c d e f g h; k, vw_expand, $w, 8);
+            veight!(a b c d e f g h bc; k, vw_expand, $w, 0);
+            veight!(a b c d e f g h bc; k, vw_expand, $w, 8);
         }
         let x = [a, b, c, d, e, f, g, h];
         core::array::from_fn(|i| add($st[i], x[i]))
@@ -460,13 +462,22 @@ mod x86 {
         pub(super) fn ch(e: __m256i, f: __m256i, g: __m256i) -> __m256i {
             _mm256_xor_si256(g, _mm256_and_si256(e, _mm256_xor_si256(f, g)))
         }
+        /// b ^ c before the first round.
         #[inline]
         #[target_feature(enable = "avx2")]
-        pub(super) fn maj(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
-            _mm256_or_si256(
-                _mm256_and_si256(a, b),
-                _mm256_and_si256(c, _mm256_or_si256(a, b)),
-            )
+        pub(super) fn maj_init(b: __m256i, c: __m256i) -> __m256i {
+            _mm256_xor_si256(b, c)
+        }
+        /// Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), with b ^ c carried in
+        /// `bc` from the previous round (whose a ^ b it is, the roles
+        /// having moved on by one); leaves a ^ b there for the next.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        pub(super) fn maj(a: __m256i, b: __m256i, _c: __m256i, bc: &mut __m256i) -> __m256i {
+            let ab = _mm256_xor_si256(a, b);
+            let m = _mm256_xor_si256(b, _mm256_and_si256(ab, *bc));
+            *bc = ab;
+            m
         }
     }
 
@@ -535,10 +546,16 @@ mod x86 {
         pub(super) fn ch(e: __m256i, f: __m256i, g: __m256i) -> __m256i {
             _mm256_ternarylogic_epi32::<0xCA>(e, f, g)
         }
+        /// Nothing to carry (Maj is one instruction).
+        #[inline]
+        #[target_feature(enable = "avx2,avx512f,avx512vl")]
+        pub(super) fn maj_init(b: __m256i, _c: __m256i) -> __m256i {
+            b
+        }
         /// Maj(a, b, c) (truth table 0xE8).
         #[inline]
         #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        pub(super) fn maj(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+        pub(super) fn maj(a: __m256i, b: __m256i, c: __m256i, _bc: &mut __m256i) -> __m256i {
             _mm256_ternarylogic_epi32::<0xE8>(a, b, c)
         }
     }
@@ -599,13 +616,22 @@ mod x86 {
         pub(super) fn ch(e: __m256i, f: __m256i, g: __m256i) -> __m256i {
             _mm256_xor_si256(g, _mm256_and_si256(e, _mm256_xor_si256(f, g)))
         }
+        /// b ^ c before the first round.
         #[inline]
         #[target_feature(enable = "avx2")]
-        pub(super) fn maj(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
-            _mm256_or_si256(
-                _mm256_and_si256(a, b),
-                _mm256_and_si256(c, _mm256_or_si256(a, b)),
-            )
+        pub(super) fn maj_init(b: __m256i, c: __m256i) -> __m256i {
+            _mm256_xor_si256(b, c)
+        }
+        /// Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), with b ^ c carried in
+        /// `bc` from the previous round (whose a ^ b it is, the roles
+        /// having moved on by one); leaves a ^ b there for the next.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        pub(super) fn maj(a: __m256i, b: __m256i, _c: __m256i, bc: &mut __m256i) -> __m256i {
+            let ab = _mm256_xor_si256(a, b);
+            let m = _mm256_xor_si256(b, _mm256_and_si256(ab, *bc));
+            *bc = ab;
+            m
         }
     }
 
@@ -672,9 +698,16 @@ mod x86 {
         pub(super) fn ch(e: __m256i, f: __m256i, g: __m256i) -> __m256i {
             _mm256_ternarylogic_epi64::<0xCA>(e, f, g)
         }
+        /// Nothing to carry (Maj is one instruction).
         #[inline]
         #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        pub(super) fn maj(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+        pub(super) fn maj_init(b: __m256i, _c: __m256i) -> __m256i {
+            b
+        }
+        /// Maj(a, b, c) (truth table 0xE8).
+        #[inline]
+        #[target_feature(enable = "avx2,avx512f,avx512vl")]
+        pub(super) fn maj(a: __m256i, b: __m256i, c: __m256i, _bc: &mut __m256i) -> __m256i {
             _mm256_ternarylogic_epi64::<0xE8>(a, b, c)
         }
     }
@@ -683,7 +716,7 @@ mod x86 {
 
     #[target_feature(enable = "avx2")]
     fn x8_avx2(s: &mut [[u32; 8]; 8], b: [&[u8; 64]; 8]) {
-        use ops256_avx2::{add, big0, big1, ch, maj, small0, small1, splat};
+        use ops256_avx2::{add, big0, big1, ch, maj, maj_init, small0, small1, splat};
         let st = load_states256(s);
         let mut w = load_blocks256(b);
         let out: [__m256i; 8] = vcompress!(st, w, K256);
@@ -692,7 +725,7 @@ mod x86 {
 
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     fn x8_avx512(s: &mut [[u32; 8]; 8], b: [&[u8; 64]; 8]) {
-        use ops256_avx512::{add, big0, big1, ch, maj, small0, small1, splat};
+        use ops256_avx512::{add, big0, big1, ch, maj, maj_init, small0, small1, splat};
         let st = load_states256(s);
         let mut w = load_blocks256(b);
         let out: [__m256i; 8] = vcompress!(st, w, K256);
@@ -701,7 +734,7 @@ mod x86 {
 
     #[target_feature(enable = "avx2")]
     fn x4_avx2(s: &mut [[u64; 8]; 4], b: [&[u8; 128]; 4]) {
-        use ops512_avx2::{add, big0, big1, ch, maj, small0, small1, splat};
+        use ops512_avx2::{add, big0, big1, ch, maj, maj_init, small0, small1, splat};
         let st = load_states512(s);
         let mut w = load_blocks512(b);
         let out: [__m256i; 8] = vcompress!(st, w, K512);
@@ -710,7 +743,7 @@ mod x86 {
 
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     fn x4_avx512(s: &mut [[u64; 8]; 4], b: [&[u8; 128]; 4]) {
-        use ops512_avx512::{add, big0, big1, ch, maj, small0, small1, splat};
+        use ops512_avx512::{add, big0, big1, ch, maj, maj_init, small0, small1, splat};
         let st = load_states512(s);
         let mut w = load_blocks512(b);
         let out: [__m256i; 8] = vcompress!(st, w, K512);
