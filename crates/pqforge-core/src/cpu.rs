@@ -30,6 +30,7 @@ mod imp {
     pub const AVX512VL: u32 = 1 << 5;
     pub const BMI2: u32 = 1 << 6;
     pub const BMI1: u32 = 1 << 7;
+    pub const SHA_NI: u32 = 1 << 8;
     /// Set once the probe has run.
     const DONE: u32 = 1 << 31;
 
@@ -88,6 +89,12 @@ mod imp {
         }
         if l7.ebx & (1 << 8) != 0 {
             f |= BMI2;
+        }
+        // SHA extensions (XMM registers, which every x86_64 OS saves); their
+        // users also need SSSE3 and SSE4.1 (leaf 1 ECX bits 9 and 19), which
+        // every CPU with SHA has: required too, so one bit guards the path.
+        if l7.ebx & (1 << 29) != 0 && l1.ecx & (1 << 9) != 0 && l1.ecx & (1 << 19) != 0 {
+            f |= SHA_NI;
         }
         let osxsave = l1.ecx & (1 << 27) != 0;
         let avx = l1.ecx & (1 << 28) != 0;
@@ -187,6 +194,12 @@ feature_fn!(
 feature_fn!(
     /// VPCLMULQDQ (carry-less multiplication on YMM/ZMM registers; implies AVX).
     vpclmulqdq, VPCLMULQDQ, "vpclmulqdq"
+);
+feature_fn!(
+    /// The SHA extensions (`sha256rnds2`, `sha256msg1`, `sha256msg2`, ...;
+    /// CPUID leaf 7 EBX bit 29), together with SSSE3 and SSE4.1 which their
+    /// users need.
+    sha_ni, SHA_NI, "sha"
 );
 feature_fn!(
     /// AVX-512 Foundation (and the OS saves ZMM and opmask registers).
@@ -370,6 +383,12 @@ mod tests {
         assert_eq!(super::avx512f(), std::is_x86_feature_detected!("avx512f"));
         assert_eq!(super::avx512bw(), std::is_x86_feature_detected!("avx512bw"));
         assert_eq!(super::avx512vl(), std::is_x86_feature_detected!("avx512vl"));
+        assert_eq!(
+            super::sha_ni(),
+            std::is_x86_feature_detected!("sha")
+                && std::is_x86_feature_detected!("ssse3")
+                && std::is_x86_feature_detected!("sse4.1")
+        );
         assert_eq!(
             super::Avx512::detect().is_some(),
             std::is_x86_feature_detected!("avx512f")

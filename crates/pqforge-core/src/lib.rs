@@ -17,7 +17,9 @@
 //!   32-bit, four-way AVX2) and the FIPS 202 sponges.
 //! * [`sha2`]: SHA-224/256/384/512 and SHA-512/224, SHA-512/256 (FIPS
 //!   180-4), streaming and one-shot, with the raw compression functions
-//!   for midstates.
+//!   for midstates; [`sha2_multi`]: eight SHA-256 or four SHA-512
+//!   compressions at once (AVX2, AVX-512VL) and the SHA-extension
+//!   compression.
 //! * [`kat`]: the NIST AES-256-CTR DRBG of PQCgenKAT and the HQC SHAKE256 KAT
 //!   generator; with `alloc`, the `.req`/`.rsp` parser and writer.
 //!
@@ -62,6 +64,7 @@ pub mod rng;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
 pub mod sha2;
+pub mod sha2_multi;
 pub mod sig;
 pub mod sponge;
 #[cfg(feature = "test-util")]

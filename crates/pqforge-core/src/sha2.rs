@@ -1,7 +1,9 @@
 //! SHA-2 (FIPS 180-4): SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224 and
 //! SHA-512/256.
 //!
-//! Portable, no heap, no `unsafe`. Data-independent: the work and every
+//! Portable, no heap, no `unsafe` here (the SHA-extension path of
+//! [`compress256`] and the multi-lane compressions live in
+//! [`crate::sha2_multi`]). Data-independent: the work and every
 //! memory index depend only on the message length, never on its bytes, so
 //! secret inputs (PRF keys, seeds) may be hashed. The hashers are
 //! incremental ([`Sha256Family::update`] any number of times, then
@@ -318,7 +320,29 @@ macro_rules! compress_body {
 ///
 /// Starting from [`IV256`] and feeding the padded message block by block
 /// gives SHA-256; stopping early gives a midstate to continue from.
+///
+/// Uses the SHA extensions when the CPU has them ([`crate::cpu::sha_ni`];
+/// not in builds with `--cfg pqforge_backend="portable"`), otherwise
+/// [`compress256_portable`]. Both are constant time.
+///
+/// ```
+/// use pqforge_core::sha2::{IV256, compress256, compress256_portable};
+/// let block = [0x5a; 64];
+/// let (mut x, mut y) = (IV256, IV256);
+/// compress256(&mut x, &block);
+/// compress256_portable(&mut y, &block);
+/// assert_eq!(x, y);
+/// ```
+#[inline]
 pub fn compress256(state: &mut [u32; 8], block: &[u8; 64]) {
+    if !crate::sha2_multi::compress256_accel(state, block) {
+        compress256_portable(state, block);
+    }
+}
+
+/// The portable SHA-256 compression function: the reference for
+/// [`compress256`] (same result on every input).
+pub fn compress256_portable(state: &mut [u32; 8], block: &[u8; 64]) {
     let mut w = [0u32; 16];
     for (wt, c) in w.iter_mut().zip(block.as_chunks::<4>().0) {
         *wt = u32::from_be_bytes(*c);
