@@ -55,7 +55,7 @@ macro_rules! set {
 }
 
 set!(
-    Sha2_128s,
+    SlhDsaSha2_128s,
     "slh-dsa-sha2-128s",
     Sha2Cat1,
     16,
@@ -66,7 +66,7 @@ set!(
     30
 );
 set!(
-    Sha2_128f,
+    SlhDsaSha2_128f,
     "slh-dsa-sha2-128f",
     Sha2Cat1,
     16,
@@ -77,7 +77,7 @@ set!(
     34
 );
 set!(
-    Sha2_192s,
+    SlhDsaSha2_192s,
     "slh-dsa-sha2-192s",
     Sha2Cat35,
     24,
@@ -88,7 +88,7 @@ set!(
     39
 );
 set!(
-    Sha2_192f,
+    SlhDsaSha2_192f,
     "slh-dsa-sha2-192f",
     Sha2Cat35,
     24,
@@ -99,7 +99,7 @@ set!(
     42
 );
 set!(
-    Sha2_256s,
+    SlhDsaSha2_256s,
     "slh-dsa-sha2-256s",
     Sha2Cat35,
     32,
@@ -110,7 +110,7 @@ set!(
     47
 );
 set!(
-    Sha2_256f,
+    SlhDsaSha2_256f,
     "slh-dsa-sha2-256f",
     Sha2Cat35,
     32,
@@ -121,7 +121,7 @@ set!(
     49
 );
 set!(
-    Shake128s,
+    SlhDsaShake128s,
     "slh-dsa-shake-128s",
     Shake,
     16,
@@ -132,7 +132,7 @@ set!(
     30
 );
 set!(
-    Shake128f,
+    SlhDsaShake128f,
     "slh-dsa-shake-128f",
     Shake,
     16,
@@ -143,7 +143,7 @@ set!(
     34
 );
 set!(
-    Shake192s,
+    SlhDsaShake192s,
     "slh-dsa-shake-192s",
     Shake,
     24,
@@ -154,7 +154,7 @@ set!(
     39
 );
 set!(
-    Shake192f,
+    SlhDsaShake192f,
     "slh-dsa-shake-192f",
     Shake,
     24,
@@ -165,7 +165,7 @@ set!(
     42
 );
 set!(
-    Shake256s,
+    SlhDsaShake256s,
     "slh-dsa-shake-256s",
     Shake,
     32,
@@ -176,7 +176,7 @@ set!(
     47
 );
 set!(
-    Shake256f,
+    SlhDsaShake256f,
     "slh-dsa-shake-256f",
     Shake,
     32,

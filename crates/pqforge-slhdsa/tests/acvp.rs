@@ -40,18 +40,18 @@ fn hex(v: &Value) -> Vec<u8> {
 macro_rules! by_name {
     ($name:expr, $f:ident, $($arg:expr),*) => {
         match $name {
-            "SLH-DSA-SHA2-128s" => $f::<Sha2_128s>($($arg),*),
-            "SLH-DSA-SHA2-128f" => $f::<Sha2_128f>($($arg),*),
-            "SLH-DSA-SHA2-192s" => $f::<Sha2_192s>($($arg),*),
-            "SLH-DSA-SHA2-192f" => $f::<Sha2_192f>($($arg),*),
-            "SLH-DSA-SHA2-256s" => $f::<Sha2_256s>($($arg),*),
-            "SLH-DSA-SHA2-256f" => $f::<Sha2_256f>($($arg),*),
-            "SLH-DSA-SHAKE-128s" => $f::<Shake128s>($($arg),*),
-            "SLH-DSA-SHAKE-128f" => $f::<Shake128f>($($arg),*),
-            "SLH-DSA-SHAKE-192s" => $f::<Shake192s>($($arg),*),
-            "SLH-DSA-SHAKE-192f" => $f::<Shake192f>($($arg),*),
-            "SLH-DSA-SHAKE-256s" => $f::<Shake256s>($($arg),*),
-            "SLH-DSA-SHAKE-256f" => $f::<Shake256f>($($arg),*),
+            "SLH-DSA-SHA2-128s" => $f::<SlhDsaSha2_128s>($($arg),*),
+            "SLH-DSA-SHA2-128f" => $f::<SlhDsaSha2_128f>($($arg),*),
+            "SLH-DSA-SHA2-192s" => $f::<SlhDsaSha2_192s>($($arg),*),
+            "SLH-DSA-SHA2-192f" => $f::<SlhDsaSha2_192f>($($arg),*),
+            "SLH-DSA-SHA2-256s" => $f::<SlhDsaSha2_256s>($($arg),*),
+            "SLH-DSA-SHA2-256f" => $f::<SlhDsaSha2_256f>($($arg),*),
+            "SLH-DSA-SHAKE-128s" => $f::<SlhDsaShake128s>($($arg),*),
+            "SLH-DSA-SHAKE-128f" => $f::<SlhDsaShake128f>($($arg),*),
+            "SLH-DSA-SHAKE-192s" => $f::<SlhDsaShake192s>($($arg),*),
+            "SLH-DSA-SHAKE-192f" => $f::<SlhDsaShake192f>($($arg),*),
+            "SLH-DSA-SHAKE-256s" => $f::<SlhDsaShake256s>($($arg),*),
+            "SLH-DSA-SHAKE-256f" => $f::<SlhDsaShake256f>($($arg),*),
             other => panic!("unknown set {other}"),
         }
     };
