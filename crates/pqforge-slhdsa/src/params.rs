@@ -38,7 +38,7 @@ pub trait ParameterSet {
 macro_rules! set {
     ($ty:ident, $name:literal, $hash:ty, $n:expr, $h:expr, $d:expr, $a:expr, $k:expr, $m:expr) => {
         #[doc = concat!("`", $name, "`.")]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $ty;
         impl ParameterSet for $ty {
             const NAME: &'static str = $name;

@@ -80,9 +80,13 @@ pub use pqforge_mlkem as mlkem;
 #[cfg(feature = "mceliece")]
 pub use pqforge_mceliece as mceliece;
 
-/// ML-DSA-44/65/87, FIPS 204 (typed API; work in progress).
+/// ML-DSA-44/65/87, FIPS 204 (typed API).
 #[cfg(feature = "mldsa")]
 pub use pqforge_mldsa as mldsa;
+
+/// SLH-DSA, FIPS 205: the six SHA2 and six SHAKE sets (typed API).
+#[cfg(feature = "slhdsa")]
+pub use pqforge_slhdsa as slhdsa;
 
 /// Falcon-512/1024, round 3 (typed API).
 #[cfg(feature = "falcon")]

@@ -42,6 +42,7 @@ families! {
     "falcon" => pqforge_falcon::SCHEMES;
     "fndsa" => pqforge_falcon::FNDSA_SCHEMES;
     "mldsa" => pqforge_mldsa::SCHEMES;
+    "slhdsa" => pqforge_slhdsa::SCHEMES;
 }
 
 /// A registered parameter set of this build.
