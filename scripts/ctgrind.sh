@@ -22,8 +22,10 @@ command -v "$VALGRIND" >/dev/null || { echo "ctgrind: valgrind is not installed 
 
 # Cases too slow under valgrind for every CI run (minutes each). They share
 # their code path with a smaller parameter set of the same family, which
-# always runs (mceliece348864*: the same generic code as the big sets).
-SLOW='^mceliece(460896|6688128|6960119|8192128)'
+# always runs (mceliece348864*: the same generic code as the big sets;
+# slh-dsa-*-128s and every f set: the same generic code as the 192s/256s
+# sets, which take 1-2 minutes each under valgrind).
+SLOW='^mceliece(460896|6688128|6960119|8192128)|^slh-dsa-(sha2|shake)-(192|256)s'
 
 pass=0; fail=0; skipped=0
 logdir=target/ctgrind-logs; mkdir -p "$logdir"

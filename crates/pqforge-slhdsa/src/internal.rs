@@ -241,6 +241,9 @@ fn ht_sign<P: ParameterSet>(
         let s = &mut sig[j * part..(j + 1) * part];
         let msg = root;
         xmss_sign::<P>(hs, &msg[..n], sk_seed, idx_leaf, &mut adrs, s);
+        // Public: this XMSS signature is published; the root it gives is
+        // the next layer's message (and sets that layer's chain lengths).
+        pqforge_core::ctgrind::declassify(s);
         if j + 1 < P::D {
             xmss_pk_from_sig::<P>(hs, idx_leaf, s, &msg[..n], &mut adrs, &mut root[..n]);
             (idx_leaf, idx_tree) = next_layer::<P>(idx_tree);
@@ -391,10 +394,15 @@ pub fn keygen<P: ParameterSet>(
     adrs.set_layer(P::D as u32 - 1);
     let mut root = [0u8; 32];
     xmss_node::<P>(&hs, sk_seed, 0, P::HP as u32, &mut adrs, &mut root[..n]);
+    // Public: PK.root is the public key.
+    pqforge_core::ctgrind::declassify(&mut root[..n]);
     sk[..n].copy_from_slice(sk_seed);
     sk[n..2 * n].copy_from_slice(sk_prf);
     sk[2 * n..3 * n].copy_from_slice(pk_seed);
     sk[3 * n..4 * n].copy_from_slice(&root[..n]);
+    // Public: PK.seed is part of the public key (it may come from the
+    // same secret random stream as SK.seed and SK.prf).
+    pqforge_core::ctgrind::declassify(&mut sk[2 * n..3 * n]);
     pk.copy_from_slice(&sk[2 * n..]);
 }
 
@@ -433,6 +441,10 @@ pub fn sign<P: ParameterSet>(msg: &[&[u8]], sk: &[u8], addrnd: &[u8], sig: &mut 
     let hs = P::Hash::new(pk_seed);
     let (r, rest) = sig.split_at_mut(n);
     P::Hash::prf_msg(sk_prf, addrnd, msg, r);
+    // Public: R is the first part of the signature. Everything derived from
+    // R, PK and M (the digest, idx_tree, idx_leaf, the FORS indices) is
+    // public from here on.
+    pqforge_core::ctgrind::declassify(r);
     let mut digest = [0u8; 49];
     P::Hash::h_msg(r, pk_seed, pk_root, msg, &mut digest[..P::M]);
     let (md, idx_tree, idx_leaf) = split_digest::<P>(&digest[..P::M]);
@@ -442,6 +454,9 @@ pub fn sign<P: ParameterSet>(msg: &[&[u8]], sk: &[u8], addrnd: &[u8], sig: &mut 
     adrs.set_keypair(idx_leaf);
     let (sig_fors, sig_ht) = rest.split_at_mut(P::K * (1 + P::A) * n);
     fors_sign::<P>(&hs, md, sk_seed, &mut adrs, sig_fors);
+    // Public: SIG_FORS is published; pk_FORS (the message of the bottom
+    // XMSS tree, which sets its WOTS+ chain lengths) is computed from it.
+    pqforge_core::ctgrind::declassify(sig_fors);
     let mut pk_fors = [0u8; 32];
     fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
     ht_sign::<P>(&hs, &pk_fors[..n], sk_seed, idx_tree, idx_leaf, sig_ht);
