@@ -14,11 +14,15 @@
 //! was checked. Vectors a handler cannot check in this build are counted as
 //! skipped, with the reason, never as passed.
 
+#[cfg(any(feature = "mldsa-vectors", feature = "slhdsa-vectors"))]
+mod common;
 #[cfg(feature = "mldsa-vectors")]
 mod mldsa;
 #[cfg(feature = "mlkem-vectors")]
 mod mlkem;
 mod rsp;
+#[cfg(feature = "slhdsa-vectors")]
+mod slhdsa;
 
 use std::path::{Path, PathBuf};
 
@@ -62,7 +66,11 @@ impl Counts {
     /// A file whose tests are counted with a companion file; `label` says
     /// which.
     #[cfg_attr(
-        not(any(feature = "mlkem-vectors", feature = "mldsa-vectors")),
+        not(any(
+            feature = "mlkem-vectors",
+            feature = "mldsa-vectors",
+            feature = "slhdsa-vectors"
+        )),
         allow(dead_code)
     )]
     pub fn covered(label: impl Into<String>) -> Self {
@@ -73,7 +81,10 @@ impl Counts {
     }
 
     /// Records `n` vectors that were not checked, and why.
-    #[cfg_attr(not(feature = "mldsa-vectors"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(feature = "mldsa-vectors", feature = "slhdsa-vectors")),
+        allow(dead_code)
+    )]
     pub fn skip(&mut self, n: usize, reason: impl Into<String>) {
         self.skipped += n;
         if self.skip_reason.is_none() {
@@ -110,6 +121,8 @@ const HANDLERS: &[Handler] = &[
     mlkem::handle,
     #[cfg(feature = "mldsa-vectors")]
     mldsa::handle,
+    #[cfg(feature = "slhdsa-vectors")]
+    slhdsa::handle,
 ];
 
 fn collect(
