@@ -245,6 +245,17 @@ pub(crate) fn qemu(
     timeout: Duration,
     log: &Path,
 ) -> Result<Run, Fatal> {
+    qemu_with(elf, args, &[], timeout, log)
+}
+
+/// [`qemu`] with extra QEMU options (`-plugin ...`).
+pub(crate) fn qemu_with(
+    elf: &Path,
+    args: &[String],
+    extra: &[String],
+    timeout: Duration,
+    log: &Path,
+) -> Result<Run, Fatal> {
     let mut sh = String::from("enable=on,target=native");
     for a in args {
         sh.push_str(",arg=");
@@ -260,6 +271,7 @@ pub(crate) fn qemu(
         .args(["-icount", "shift=6,align=off,sleep=off"])
         .arg("-semihosting-config")
         .arg(sh)
+        .args(extra)
         .arg("-kernel")
         .arg(elf)
         .stdin(Stdio::null())
@@ -300,7 +312,7 @@ pub(crate) struct Alg {
     pub(crate) family: String,
 }
 
-fn logs_dir(o: &Opts) -> Result<PathBuf, Fatal> {
+pub(crate) fn logs_dir(o: &Opts) -> Result<PathBuf, Fatal> {
     let d = o.out.join("logs");
     fs::create_dir_all(&d)
         .map_err(|e| Fatal::setup(format!("cannot create {}: {e}", d.display())))?;

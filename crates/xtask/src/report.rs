@@ -56,7 +56,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "null".into(), |v| v.to_string())
 }
 
-fn json_str(s: &str) -> String {
+pub(crate) fn json_str(s: &str) -> String {
     let mut o = String::from("\"");
     for c in s.chars() {
         match c {
@@ -73,7 +73,7 @@ fn json_str(s: &str) -> String {
 }
 
 /// `12,345,678`.
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut o = String::new();
     for (i, c) in s.chars().enumerate() {
