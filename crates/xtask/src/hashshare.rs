@@ -188,8 +188,12 @@ fn parse(alg: &fw::Alg, run: &fw::Run, marks_text: &str, timeout: Duration) -> A
         res.errors
             .push(format!("QEMU timed out after {} s", timeout.as_secs()));
     } else if !run.exit_ok && res.errors.is_empty() {
-        res.errors
-            .push("firmware failed or faulted (exit status 1)".into());
+        res.errors.push(if run.lines.is_empty() {
+            // QEMU refuses to start when the plugin's install fails.
+            "QEMU did not boot the firmware (plugin load failed? see stderr)".into()
+        } else {
+            "firmware failed or faulted (exit status 1)".into()
+        });
     }
     if !res.errors.is_empty() {
         return res;
