@@ -368,6 +368,8 @@ pub(crate) struct AlgResult {
     pub(crate) fw_digest: Option<String>,
     pub(crate) host_digest: Option<Result<String, String>>,
     pub(crate) errors: Vec<String>,
+    /// `all --hash`: hashing share [%] per operation.
+    pub(crate) hash_pct: Vec<(String, f64)>,
     pub(crate) secs: f64,
 }
 
@@ -397,6 +399,7 @@ fn parse_run(alg: &Alg, r: &Run, timeout: Duration) -> AlgResult {
         fw_digest: None,
         host_digest: None,
         errors: Vec::new(),
+        hash_pct: Vec::new(),
         secs: r.secs,
     };
     let mut done = false;

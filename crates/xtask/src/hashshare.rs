@@ -226,19 +226,26 @@ fn parse(alg: &fw::Alg, run: &fw::Run, marks_text: &str, timeout: Duration) -> A
     res
 }
 
-/// The `hashshare` command.
-pub(crate) fn run(o: &Opts) -> Result<bool, Fatal> {
-    fw::check_tools(true)?;
+/// Everything a plugin run needs: the plugin, the ranges file, the marker.
+pub(crate) struct Setup {
+    plugin: PathBuf,
+    dir: PathBuf,
+    ranges_path: PathBuf,
+    mark: u64,
+    prefixes: Vec<String>,
+    n_syms: usize,
+    hash_bytes: u64,
+}
+
+/// Builds the plugin and writes the hash ranges of `elf` (and the list of
+/// symbols) to `OUT/hashshare/`.
+pub(crate) fn setup(o: &Opts, elf: &Path) -> Result<Setup, Fatal> {
     let prefixes: Vec<String> = o
         .hash_prefixes
         .clone()
         .unwrap_or_else(|| DEFAULT_PREFIXES.iter().map(|s| (*s).to_string()).collect());
     let plugin = build_plugin(o)?;
-    let t_build = Instant::now();
-    let elf = fw::build(o, fw::Profile::O3)?;
-    let build_secs = t_build.elapsed().as_secs_f64();
-
-    let syms = text_symbols(&elf)?;
+    let syms = text_symbols(elf)?;
     let mark = syms
         .iter()
         .find(|s| s.name == MARK_SYMBOL)
@@ -274,7 +281,70 @@ pub(crate) fn run(o: &Opts) -> Result<bool, Fatal> {
         hash_bytes,
         dir.join("symbols.txt").display()
     );
+    Ok(Setup {
+        plugin,
+        dir,
+        ranges_path,
+        mark,
+        prefixes,
+        n_syms: hit.len(),
+        hash_bytes,
+    })
+}
 
+/// One `mode=hashshare` run of `a` under the plugin.
+fn measure(o: &Opts, st: &Setup, elf: &Path, a: &fw::Alg) -> Result<AlgShare, Fatal> {
+    let marks_path = st.dir.join(format!("{}.marks", a.name));
+    let _ = fs::remove_file(&marks_path);
+    let extra = vec![
+        "-plugin".to_string(),
+        format!(
+            "{},ranges={},mark={:x},out={}",
+            st.plugin.display(),
+            st.ranges_path.display(),
+            st.mark,
+            marks_path.display()
+        ),
+    ];
+    let args = vec!["mode=hashshare".to_string(), format!("alg={}", a.name)];
+    let log = fw::logs_dir(o)?.join(format!("{}-hashshare.txt", a.name));
+    let timeout = Duration::from_secs(o.timeout_s);
+    let r = fw::qemu_with(elf, &args, &extra, timeout, &log)?;
+    let marks = fs::read_to_string(&marks_path).unwrap_or_default();
+    let res = parse(a, &r, &marks, timeout);
+    let verdict = match res.errors.first() {
+        Some(e) => format!("ERROR {e}"),
+        None => res
+            .ops
+            .iter()
+            .map(|s| format!("{} {:.1}%", s.op, s.percent()))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    eprintln!("m4: {:<22} hashshare: {verdict} ({:.1} s)", a.name, r.secs);
+    Ok(res)
+}
+
+/// `all --hash`: the hashing share of every result's operations
+/// (errors join the result's errors).
+pub(crate) fn add_to(o: &Opts, elf: &Path, results: &mut [fw::AlgResult]) -> Result<(), Fatal> {
+    let st = setup(o, elf)?;
+    for r in results.iter_mut() {
+        let s = measure(o, &st, elf, &r.alg)?;
+        r.errors
+            .extend(s.errors.iter().map(|e| format!("hashshare: {e}")));
+        r.hash_pct = s.ops.iter().map(|x| (x.op.clone(), x.percent())).collect();
+    }
+    Ok(())
+}
+
+/// The `hashshare` command.
+pub(crate) fn run(o: &Opts) -> Result<bool, Fatal> {
+    fw::check_tools(true)?;
+    let t_build = Instant::now();
+    let elf = fw::build(o, fw::Profile::O3)?;
+    let build_secs = t_build.elapsed().as_secs_f64();
+    let st = setup(o, &elf)?;
     let mut algs = fw::list(o, &elf)?;
     algs.retain(|a| {
         let n = a.name.to_ascii_lowercase();
@@ -283,51 +353,23 @@ pub(crate) fn run(o: &Opts) -> Result<bool, Fatal> {
     if algs.is_empty() {
         return Err(Fatal::setup("no algorithm matches the filter"));
     }
-    let logs = fw::logs_dir(o)?;
-    let timeout = Duration::from_secs(o.timeout_s);
     let t_run = Instant::now();
     let mut results = Vec::new();
     for a in &algs {
-        let marks_path = dir.join(format!("{}.marks", a.name));
-        let _ = fs::remove_file(&marks_path);
-        let extra = vec![
-            "-plugin".to_string(),
-            format!(
-                "{},ranges={},mark={mark:x},out={}",
-                plugin.display(),
-                ranges_path.display(),
-                marks_path.display()
-            ),
-        ];
-        let args = vec!["mode=hashshare".to_string(), format!("alg={}", a.name)];
-        let log = logs.join(format!("{}-hashshare.txt", a.name));
-        let r = fw::qemu_with(&elf, &args, &extra, timeout, &log)?;
-        let marks = fs::read_to_string(&marks_path).unwrap_or_default();
-        let res = parse(a, &r, &marks, timeout);
-        let verdict = match res.errors.first() {
-            Some(e) => format!("ERROR {e}"),
-            None => res
-                .ops
-                .iter()
-                .map(|s| format!("{} {:.1}%", s.op, s.percent()))
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        eprintln!("m4: {:<22} hashshare: {verdict} ({:.1} s)", a.name, r.secs);
-        results.push(res);
+        results.push(measure(o, &st, &elf, a)?);
     }
     let run_secs = t_run.elapsed().as_secs_f64();
     let md = markdown(
         &results,
-        &prefixes,
-        hit.len(),
-        hash_bytes,
+        &st.prefixes,
+        st.n_syms,
+        st.hash_bytes,
         build_secs,
         run_secs,
     );
-    let (mdp, jsp) = (dir.join("hashshare.md"), dir.join("hashshare.json"));
+    let (mdp, jsp) = (st.dir.join("hashshare.md"), st.dir.join("hashshare.json"));
     fs::write(&mdp, &md)
-        .and_then(|()| fs::write(&jsp, json(&results, &prefixes)))
+        .and_then(|()| fs::write(&jsp, json(&results, &st.prefixes)))
         .map_err(|e| Fatal::setup(format!("cannot write {}: {e}", mdp.display())))?;
     print!("{md}");
     eprintln!("m4: wrote {} and {}", mdp.display(), jsp.display());

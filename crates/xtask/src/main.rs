@@ -38,6 +38,8 @@ options:
                    from its registry), e.g. hqc,mlkem (default: every family
                    that fits the 256 KB arena: all but mceliece)
   --no-s           `all`: skip the opt-level \"s\" build
+  --hash           `all`: add the hashing-share column (one more QEMU run per
+                   algorithm under the hashshare plugin; needs cc)
   --opt LIST       divscan, softfloat: opt-levels to scan (default 3,s; z also works)
   --hash-prefix L  hashshare: demangled path prefixes of the hash code (default
                    pqforge_core::{keccak,keccak_x4,sponge,sha2,sha2_multi,hmac}::)
@@ -58,6 +60,7 @@ pub(crate) struct Opts {
     pub(crate) timeout_s: u64,
     pub(crate) features: Option<String>,
     pub(crate) with_s: bool,
+    pub(crate) with_hash: bool,
     pub(crate) profiles: Vec<fw::Profile>,
     pub(crate) hash_prefixes: Option<Vec<String>>,
     pub(crate) out: PathBuf,
@@ -104,6 +107,7 @@ fn parse_args() -> Result<Opts, String> {
         timeout_s: 900,
         features: None,
         with_s: true,
+        with_hash: false,
         profiles: vec![fw::Profile::O3, fw::Profile::Os],
         hash_prefixes: None,
         out: root.join("target/m4"),
@@ -129,6 +133,7 @@ fn parse_args() -> Result<Opts, String> {
             "--timeout" => o.timeout_s = num(val()?)? as u64,
             "--features" => o.features = Some(val()?),
             "--no-s" => o.with_s = false,
+            "--hash" => o.with_hash = true,
             "--opt" => {
                 o.profiles = val()?
                     .split(',')
@@ -256,6 +261,11 @@ fn run_firmware(o: &Opts) -> Result<bool, Fatal> {
             "m4: host transcripts computed in {:.1} s",
             t.elapsed().as_secs_f64()
         );
+    }
+    if o.cmd == "all" && o.with_hash {
+        let t = Instant::now();
+        hashshare::add_to(o, &elf, &mut results)?;
+        run_secs += t.elapsed().as_secs_f64();
     }
     let mut sizes = None;
     let mut sizes_s = None;
