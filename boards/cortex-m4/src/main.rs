@@ -7,7 +7,7 @@
 //!
 //! | key | default | meaning |
 //! |---|---|---|
-//! | `mode` | `test,speed,stack,transcript` | what to run (`list` prints the algorithms) |
+//! | `mode` | `test,speed,stack,transcript` | what to run (`list` prints the algorithms; `hashshare`: one marked run per operation for the hashing-share plugin) |
 //! | `alg` | all | exact algorithm name |
 //! | `filter` | none | substring of the name (case-insensitive) |
 //! | `n` | 5 | speed runs per operation |
@@ -100,6 +100,7 @@ struct Config<'a> {
     speed: bool,
     stack: bool,
     transcript: bool,
+    hashshare: bool,
     alg: Option<&'a str>,
     filter: Option<&'a str>,
     runs: usize,
@@ -115,6 +116,7 @@ impl<'a> Config<'a> {
             speed: true,
             stack: true,
             transcript: true,
+            hashshare: false,
             alg: None,
             filter: None,
             runs: 5,
@@ -139,6 +141,7 @@ impl<'a> Config<'a> {
                             "speed" => c.speed = true,
                             "stack" => c.stack = true,
                             "transcript" => c.transcript = true,
+                            "hashshare" => c.hashshare = true,
                             _ => return Err(tok),
                         }
                     }
@@ -289,6 +292,77 @@ fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool 
     true
 }
 
+/// Marker for the QEMU plugin of `cargo xtask m4 hashshare`
+/// (crates/xtask/plugin/hashcount.c): the plugin snapshots its instruction
+/// counters whenever this function's first instruction executes. Not
+/// inlined and not removable (the empty `asm!` is a side effect for LLVM);
+/// `no_mangle` keeps the symbol name stable for the xtask to look up.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub extern "C" fn pqforge_m4_hash_mark() {
+    // SAFETY: an empty instruction sequence.
+    unsafe { core::arch::asm!("", options(nostack, preserves_flags)) };
+}
+
+/// Runs `f` between two marker calls, under the instruction counter too
+/// (the xtask compares the plugin's count with it).
+fn marked(f: impl FnOnce() -> bool) -> (bool, u64) {
+    meter::count(|| {
+        pqforge_m4_hash_mark();
+        let r = f();
+        pqforge_m4_hash_mark();
+        r
+    })
+}
+
+/// One run of the three operations of `scheme`, each between two marker
+/// calls (six marks in pqm4's operation order), for the hashing share.
+/// Prints `hashshare NAME OP INSNS` (SysTick count) per operation.
+fn hashshare(scheme: Scheme, arena: &mut [u8]) -> bool {
+    let info = scheme.info();
+    let mut buf = arena;
+    let pk = take(&mut buf, info.pk_bytes);
+    let sk = take(&mut buf, info.sk_bytes);
+    let ct = take(&mut buf, info.ct_bytes);
+    let sig = take(&mut buf, info.sig_bytes);
+    let mut rng = BenchRng::new(0);
+    let mut res = [(false, 0u64); 3];
+    match scheme {
+        Scheme::Kem(k) => {
+            let k = black_box(k);
+            let (mut ss, mut ss2) = ([0u8; 64], [0u8; 64]);
+            let (ss, ss2) = (&mut ss[..info.ss_bytes], &mut ss2[..info.ss_bytes]);
+            res[0] = marked(|| k.keygen(&mut rng, pk, sk).is_ok());
+            res[1] = marked(|| k.encaps(&mut rng, pk, ct, ss).is_ok());
+            res[2] = marked(|| k.decaps(sk, ct, ss2).is_ok());
+            res[2].0 &= ss == ss2;
+        }
+        Scheme::Sig(g) => {
+            let g = black_box(g);
+            let mut msg = [0u8; TEST_MSG_BYTES];
+            rand_core::Rng::fill_bytes(&mut rng, &mut msg);
+            let mut n = 0;
+            res[0] = marked(|| g.keygen(&mut rng, pk, sk).is_ok());
+            res[1] = marked(|| {
+                g.sign(&mut rng, sk, &msg, &SignOptions::new(), sig)
+                    .map(|l| n = l)
+                    .is_ok()
+            });
+            res[2] = marked(|| g.verify(pk, &msg, &SignOptions::new(), &sig[..n]).is_ok());
+        }
+    }
+    let mut ok = true;
+    for (op, (r, m)) in ops(info).into_iter().zip(res) {
+        if r {
+            hprintln!("hashshare {} {} {}", info.name, op, m);
+        } else {
+            hprintln!("error {} {} failed", info.name, op);
+            ok = false;
+        }
+    }
+    ok
+}
+
 #[cfg(feature = "overflow-demo")]
 #[inline(never)]
 fn recurse(n: u32) -> u32 {
@@ -364,6 +438,9 @@ fn main() -> ! {
         }
         if cfg.stack {
             all_ok &= measure(scheme, &cfg, arena, true);
+        }
+        if cfg.hashshare {
+            all_ok &= hashshare(scheme, arena);
         }
         if cfg.transcript {
             match transcript::digest(scheme, cfg.records, arena) {

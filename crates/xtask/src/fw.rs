@@ -245,6 +245,17 @@ pub(crate) fn qemu(
     timeout: Duration,
     log: &Path,
 ) -> Result<Run, Fatal> {
+    qemu_with(elf, args, &[], timeout, log)
+}
+
+/// [`qemu`] with extra QEMU options (`-plugin ...`).
+pub(crate) fn qemu_with(
+    elf: &Path,
+    args: &[String],
+    extra: &[String],
+    timeout: Duration,
+    log: &Path,
+) -> Result<Run, Fatal> {
     let mut sh = String::from("enable=on,target=native");
     for a in args {
         sh.push_str(",arg=");
@@ -260,6 +271,7 @@ pub(crate) fn qemu(
         .args(["-icount", "shift=6,align=off,sleep=off"])
         .arg("-semihosting-config")
         .arg(sh)
+        .args(extra)
         .arg("-kernel")
         .arg(elf)
         .stdin(Stdio::null())
@@ -300,7 +312,7 @@ pub(crate) struct Alg {
     pub(crate) family: String,
 }
 
-fn logs_dir(o: &Opts) -> Result<PathBuf, Fatal> {
+pub(crate) fn logs_dir(o: &Opts) -> Result<PathBuf, Fatal> {
     let d = o.out.join("logs");
     fs::create_dir_all(&d)
         .map_err(|e| Fatal::setup(format!("cannot create {}: {e}", d.display())))?;
@@ -356,6 +368,8 @@ pub(crate) struct AlgResult {
     pub(crate) fw_digest: Option<String>,
     pub(crate) host_digest: Option<Result<String, String>>,
     pub(crate) errors: Vec<String>,
+    /// `all --hash`: hashing share [%] per operation.
+    pub(crate) hash_pct: Vec<(String, f64)>,
     pub(crate) secs: f64,
 }
 
@@ -385,6 +399,7 @@ fn parse_run(alg: &Alg, r: &Run, timeout: Duration) -> AlgResult {
         fw_digest: None,
         host_digest: None,
         errors: Vec::new(),
+        hash_pct: Vec::new(),
         secs: r.secs,
     };
     let mut done = false;

@@ -5,6 +5,7 @@
 
 mod divscan;
 mod fw;
+mod hashshare;
 mod report;
 mod size;
 mod softfloat;
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "\
-usage: cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|softfloat|list> [options]
+usage: cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|softfloat|hashshare|list> [options]
 
   all          build, then test + speed + stack + transcript + size (opt-level 3),
                plus speed + size of the opt-level \"s\" build; writes the report
@@ -22,6 +23,8 @@ usage: cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|softfloat|li
   stack        stack high-water marks only     transcript  transcripts vs host only
   size         code size per scheme (no QEMU)  divscan     division scan (opt-level 3, s)
   softfloat    Falcon keygen/sign reach no soft binary64 routine (opt-level 3, s)
+  hashshare    share of each operation's instructions spent in Keccak/SHA-2
+               (QEMU plugin built with cc; writes OUT/hashshare/hashshare.md)
   list         algorithms in the firmware
 
 options:
@@ -35,7 +38,11 @@ options:
                    from its registry), e.g. hqc,mlkem (default: every family
                    that fits the 256 KB arena: all but mceliece)
   --no-s           `all`: skip the opt-level \"s\" build
+  --hash           `all`: add the hashing-share column (one more QEMU run per
+                   algorithm under the hashshare plugin; needs cc)
   --opt LIST       divscan, softfloat: opt-levels to scan (default 3,s; z also works)
+  --hash-prefix L  hashshare: demangled path prefixes of the hash code (default
+                   pqforge_core::{keccak,keccak_x4,sponge,sha2,sha2_multi,hmac}::)
   --out DIR        report directory (default target/m4)
 
 exit status: 0 all passed, 1 a test/transcript/scan failed or QEMU timed out,
@@ -53,7 +60,9 @@ pub(crate) struct Opts {
     pub(crate) timeout_s: u64,
     pub(crate) features: Option<String>,
     pub(crate) with_s: bool,
+    pub(crate) with_hash: bool,
     pub(crate) profiles: Vec<fw::Profile>,
+    pub(crate) hash_prefixes: Option<Vec<String>>,
     pub(crate) out: PathBuf,
     pub(crate) root: PathBuf,
 }
@@ -82,6 +91,7 @@ fn parse_args() -> Result<Opts, String> {
         "size",
         "divscan",
         "softfloat",
+        "hashshare",
         "list",
     ];
     if !known.contains(&cmd.as_str()) {
@@ -97,7 +107,9 @@ fn parse_args() -> Result<Opts, String> {
         timeout_s: 900,
         features: None,
         with_s: true,
+        with_hash: false,
         profiles: vec![fw::Profile::O3, fw::Profile::Os],
+        hash_prefixes: None,
         out: root.join("target/m4"),
         root,
     };
@@ -121,6 +133,7 @@ fn parse_args() -> Result<Opts, String> {
             "--timeout" => o.timeout_s = num(val()?)? as u64,
             "--features" => o.features = Some(val()?),
             "--no-s" => o.with_s = false,
+            "--hash" => o.with_hash = true,
             "--opt" => {
                 o.profiles = val()?
                     .split(',')
@@ -131,6 +144,15 @@ fn parse_args() -> Result<Opts, String> {
                         other => Err(format!("--opt: unknown opt-level {other:?} (3, s, z)")),
                     })
                     .collect::<Result<_, _>>()?;
+            }
+            "--hash-prefix" => {
+                o.hash_prefixes = Some(
+                    val()?
+                        .split(',')
+                        .filter(|x| !x.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                );
             }
             "--out" => o.out = PathBuf::from(val()?),
             _ => return Err(format!("unknown option {a}\n{USAGE}")),
@@ -166,6 +188,7 @@ fn main() -> ExitCode {
     let r = match opts.cmd.as_str() {
         "divscan" => divscan::run(&opts),
         "softfloat" => softfloat::run(&opts),
+        "hashshare" => hashshare::run(&opts),
         "size" => run_size(&opts),
         _ => run_firmware(&opts),
     };
@@ -238,6 +261,11 @@ fn run_firmware(o: &Opts) -> Result<bool, Fatal> {
             "m4: host transcripts computed in {:.1} s",
             t.elapsed().as_secs_f64()
         );
+    }
+    if o.cmd == "all" && o.with_hash {
+        let t = Instant::now();
+        hashshare::add_to(o, &elf, &mut results)?;
+        run_secs += t.elapsed().as_secs_f64();
     }
     let mut sizes = None;
     let mut sizes_s = None;

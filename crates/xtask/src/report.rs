@@ -56,7 +56,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "null".into(), |v| v.to_string())
 }
 
-fn json_str(s: &str) -> String {
+pub(crate) fn json_str(s: &str) -> String {
     let mut o = String::from("\"");
     for c in s.chars() {
         match c {
@@ -73,7 +73,7 @@ fn json_str(s: &str) -> String {
 }
 
 /// `12,345,678`.
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut o = String::new();
     for (i, c) in s.chars().enumerate() {
@@ -83,6 +83,11 @@ fn thousands(n: u64) -> String {
         o.push(c);
     }
     o
+}
+
+/// `all --hash`: the hashing share of `op`.
+fn hash_pct(r: &AlgResult, op: &str) -> Option<f64> {
+    r.hash_pct.iter().find(|(o, _)| o == op).map(|(_, p)| *p)
 }
 
 fn find<'a>(v: &'a [OpSpeed], op: &str) -> Option<&'a OpSpeed> {
@@ -138,7 +143,7 @@ impl Report {
                         "\"instructions_max_os\": {}, ",
                         "\"text_bytes\": {}, \"rodata_bytes\": {}, \"bss_bytes\": {}, ",
                         "\"text_bytes_own\": {}, \"text_bytes_family_shared\": {}, ",
-                        "\"text_bytes_os\": {}, ",
+                        "\"text_bytes_os\": {}, \"hash_percent\": {}, ",
                         "\"test_ok\": {}, \"transcript_ok\": {}, \"transcript_records\": {}, ",
                         "\"transcript_digest\": {}, \"transcript_digest_host\": {}, ",
                         "\"qemu_seconds\": {:.1}, \"errors\": [{}]}}"
@@ -161,6 +166,7 @@ impl Report {
                     opt(size.map(|s| s.own.text)),
                     opt(size.map(|s| s.shared.text)),
                     opt(size_s.map(|s| s.total.text)),
+                    opt(hash_pct(r, op).map(|p| format!("{p:.3}"))),
                     opt(r.test.as_ref().map(Result::is_ok)),
                     opt(r.transcript_ok()),
                     if r.fw_digest.is_some() {
@@ -194,12 +200,19 @@ impl Report {
             o.runs, o.records
         );
         let has_s = self.results.iter().any(|r| !r.speed_s.is_empty());
+        let has_hash = self.results.iter().any(|r| !r.hash_pct.is_empty());
         m.push_str("| algorithm | op | insns min | insns median | insns max | stack [B] |");
         if has_s {
             m.push_str(" median (opt s) |");
         }
+        if has_hash {
+            m.push_str(" hashing % |");
+        }
         m.push_str(" text [B] | test | transcript |\n|---|---|---:|---:|---:|---:|");
         if has_s {
+            m.push_str("---:|");
+        }
+        if has_hash {
             m.push_str("---:|");
         }
         m.push_str("---:|---|---|\n");
@@ -227,6 +240,13 @@ impl Report {
                         m,
                         " {} |",
                         find(&r.speed_s, op).map_or("–".into(), |s| thousands(s.median))
+                    );
+                }
+                if has_hash {
+                    let _ = write!(
+                        m,
+                        " {} |",
+                        hash_pct(r, op).map_or("–".into(), |p| format!("{p:.1}"))
                     );
                 }
                 let text = if first {

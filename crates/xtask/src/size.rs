@@ -126,7 +126,7 @@ fn family_of(name: &str) -> Option<&str> {
     })
 }
 
-fn tool_output(tool: &str, args: &[&str], elf: &Path) -> Result<String, Fatal> {
+pub(crate) fn tool_output(tool: &str, args: &[&str], elf: &Path) -> Result<String, Fatal> {
     let out = Command::new(tool)
         .args(args)
         .arg(elf)
