@@ -18,6 +18,8 @@ mod mceliece;
 mod mldsa;
 #[cfg(feature = "mlkem")]
 mod mlkem;
+#[cfg(feature = "slhdsa")]
+mod slhdsa;
 
 use harness::Opts;
 
@@ -41,4 +43,6 @@ fn main() {
     falcon::run(&opts);
     #[cfg(feature = "mldsa")]
     mldsa::run(&opts);
+    #[cfg(feature = "slhdsa")]
+    slhdsa::run(&opts);
 }
