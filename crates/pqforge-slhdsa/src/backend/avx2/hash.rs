@@ -64,6 +64,86 @@ impl X8 {
         }
     }
 
+    /// `steps` iterations of F on every lane from hash address `start`
+    /// (chain(), Algorithm 5, on eight chains of the same length), in
+    /// place. `adrs[j]`: type WOTS_HASH with key pair and chain set. The
+    /// padded blocks (SHA2) or the state's constant words (SHAKE) are built
+    /// once; each step changes only the hash address and the chained value.
+    pub(crate) fn chain(&self, adrs: &[Adrs; LANES], x: &mut [Val; LANES], start: u32, steps: u32) {
+        let n = self.k.n;
+        match self.k.family {
+            Family::Shake => {
+                // Lane j's block in words: PK.seed, ADRS (its hash address is
+                // the high half of word (n + 24) / 8), the value from word
+                // (n + 32) / 8, padding. As the four-way states' first 17
+                // words (lane i of instance l at 4i + l).
+                let (hw, mw) = ((n + 24) / 8, (n + 32) / 8);
+                let mut tpl = [[0u64; 4 * 17]; 2];
+                let mut b = [0u8; RATE];
+                for (j, a) in adrs.iter().enumerate() {
+                    b[..n].copy_from_slice(&self.k.seed[..n]);
+                    b[n..n + 32].copy_from_slice(&a.0);
+                    b[n + 32..2 * n + 32].copy_from_slice(&x[j][..n]);
+                    b[2 * n + 32..].fill(0);
+                    b[2 * n + 32] = 0x1F;
+                    b[RATE - 1] |= 0x80;
+                    for (i, w) in b.chunks_exact(8).enumerate() {
+                        tpl[j / 4][4 * i + (j & 3)] =
+                            u64::from_le_bytes(w.try_into().unwrap_or_else(|_| unreachable!()));
+                    }
+                }
+                let (mut sa, mut sb) = ([0u64; 100], [0u64; 100]);
+                for s in start..start + steps {
+                    let hash = u64::from(s.swap_bytes()) << 32;
+                    for t in &mut tpl {
+                        for w in &mut t[4 * hw..4 * hw + 4] {
+                            *w = (*w & 0xFFFF_FFFF) | hash;
+                        }
+                    }
+                    sa[..68].copy_from_slice(&tpl[0]);
+                    sa[68..].fill(0);
+                    sb[..68].copy_from_slice(&tpl[1]);
+                    sb[68..].fill(0);
+                    keccak_f1600_x4_pair(&mut sa, &mut sb);
+                    let w = n / 8;
+                    tpl[0][4 * mw..4 * (mw + w)].copy_from_slice(&sa[..4 * w]);
+                    tpl[1][4 * mw..4 * (mw + w)].copy_from_slice(&sb[..4 * w]);
+                }
+                squeeze_words(&tpl, mw, n, x);
+                pqforge_core::ct::wipe(tpl.as_flattened_mut());
+                pqforge_core::ct::wipe(&mut sa);
+                pqforge_core::ct::wipe(&mut sb);
+            }
+            Family::Sha2Cat1 | Family::Sha2Cat35 => {
+                let mut blocks = [[0u8; 64]; LANES];
+                let bits = ((64 + 22 + n) as u64 * 8).to_be_bytes();
+                for ((b, a), x) in blocks.iter_mut().zip(adrs).zip(x.iter()) {
+                    b[..22].copy_from_slice(&a.compressed());
+                    b[22..22 + n].copy_from_slice(&x[..n]);
+                    b[22 + n] = 0x80;
+                    b[56..].copy_from_slice(&bits);
+                }
+                for s in start..start + steps {
+                    let mut st = [self.k.s256; LANES];
+                    for b in &mut blocks {
+                        // The hash address: ADRSc bytes 18..22.
+                        b[18..22].copy_from_slice(&s.to_be_bytes());
+                    }
+                    compress256_x8(&mut st, core::array::from_fn(|j| &blocks[j]));
+                    for (b, st) in blocks.iter_mut().zip(&st) {
+                        for (o, w) in b[22..22 + n].chunks_exact_mut(4).zip(st) {
+                            o.copy_from_slice(&w.to_be_bytes());
+                        }
+                    }
+                }
+                for (x, b) in x.iter_mut().zip(&blocks) {
+                    x[..n].copy_from_slice(&b[22..22 + n]);
+                }
+                pqforge_core::ct::wipe(blocks.as_flattened_mut());
+            }
+        }
+    }
+
     /// H on every lane: `out[j]` = H(PK.seed, `adrs[j]`, `l[j]` || `r[j]`).
     pub(crate) fn h(
         &self,
@@ -275,6 +355,15 @@ fn squeeze(sa: &[u64; 100], sb: &[u64; 100], n: usize, out: &mut [Val; LANES]) {
         let st = if j < 4 { sa } else { sb };
         for (i, w) in o[..n].chunks_exact_mut(8).enumerate() {
             w.copy_from_slice(&st[4 * i + (j & 3)].to_le_bytes());
+        }
+    }
+}
+
+/// The n bytes from word `mw` of each lane of two four-way word templates.
+fn squeeze_words(tpl: &[[u64; 68]; 2], mw: usize, n: usize, out: &mut [Val; LANES]) {
+    for (j, o) in out.iter_mut().enumerate() {
+        for (i, w) in o[..n].chunks_exact_mut(8).enumerate() {
+            w.copy_from_slice(&tpl[j / 4][4 * (mw + i) + (j & 3)].to_le_bytes());
         }
     }
 }

@@ -107,12 +107,7 @@ fn wots_leaves(
             x[..n].copy_from_slice(sk_seed);
         }
         x8.f(&pa, &mut x);
-        for s in 0..15 {
-            for h in &mut ha {
-                h.set_hash(s);
-            }
-            x8.f(&ha, &mut x);
-        }
+        x8.chain(&ha, &mut x, 0, 15);
         for (b, x) in buf.iter_mut().zip(&x) {
             b[off + c * n..off + (c + 1) * n].copy_from_slice(&x[..n]);
         }
