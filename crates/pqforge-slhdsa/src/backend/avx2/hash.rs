@@ -38,12 +38,18 @@ const RATE: usize = 136;
 /// The eight-lane hash functions of one key.
 pub(crate) struct X8 {
     k: Keyed,
+    /// PK.seed as little-endian words (SHAKE).
+    seed_w: [u64; 4],
 }
 
 impl X8 {
     /// The functions for the key of `k`.
     pub(crate) fn new(k: Keyed) -> Self {
-        Self { k }
+        let mut seed_w = [0u64; 4];
+        for (w, b) in seed_w.iter_mut().zip(k.seed.chunks_exact(8)) {
+            *w = le64(b);
+        }
+        Self { k, seed_w }
     }
 
     /// n.
@@ -245,31 +251,36 @@ impl X8 {
     }
 
     /// One padded SHAKE256 block per lane: PK.seed || `adrs[j]` || m1 || m2
-    /// (at most 128 bytes), squeezed to n bytes.
+    /// (at most 128 bytes, lengths multiples of 8), squeezed to n bytes. The
+    /// state is written word by word.
     fn shake_one<'a>(
         &self,
         adrs: &[Adrs; LANES],
         m: impl Fn(usize) -> (&'a [u8], &'a [u8]),
         out: &mut [Val; LANES],
     ) {
-        let n = self.k.n;
+        let nw = self.k.n / 8;
         let (mut sa, mut sb) = ([0u64; 100], [0u64; 100]);
-        let mut b = [0u8; RATE];
         for (j, a) in adrs.iter().enumerate() {
             let (m1, m2) = m(j);
-            let total = n + 32 + m1.len() + m2.len();
-            b[..n].copy_from_slice(&self.k.seed[..n]);
-            b[n..n + 32].copy_from_slice(&a.0);
-            b[n + 32..n + 32 + m1.len()].copy_from_slice(m1);
-            b[n + 32 + m1.len()..total].copy_from_slice(m2);
-            b[total..].fill(0);
-            b[total] = 0x1F;
-            b[RATE - 1] |= 0x80;
             let st = if j < 4 { &mut sa } else { &mut sb };
-            xor_block(st, j & 3, &b);
+            let l = j & 3;
+            let words = self.seed_w[..nw]
+                .iter()
+                .copied()
+                .chain(a.0.chunks_exact(8).map(le64))
+                .chain(m1.chunks_exact(8).map(le64))
+                .chain(m2.chunks_exact(8).map(le64));
+            let mut i = 0;
+            for w in words {
+                st[4 * i + l] = w;
+                i += 1;
+            }
+            st[4 * i + l] = 0x1F;
+            st[4 * 16 + l] ^= 0x80 << 56;
         }
         keccak_f1600_x4_pair(&mut sa, &mut sb);
-        squeeze(&sa, &sb, n, out);
+        squeeze(&sa, &sb, self.k.n, out);
     }
 
     /// One padded SHA-256 block per lane from the PK.seed chaining value:
@@ -285,8 +296,8 @@ impl X8 {
             let (m1, m2) = m(j);
             let total = 22 + m1.len() + m2.len();
             b[..22].copy_from_slice(&a.compressed());
-            b[22..22 + m1.len()].copy_from_slice(m1);
-            b[22 + m1.len()..total].copy_from_slice(m2);
+            copy8(&mut b[22..22 + m1.len()], m1);
+            copy8(&mut b[22 + m1.len()..total], m2);
             b[total] = 0x80;
             b[56..].copy_from_slice(&((64 + total) as u64 * 8).to_be_bytes());
         }
@@ -308,8 +319,8 @@ impl X8 {
             let (m1, m2) = m(j);
             let total = 22 + m1.len() + m2.len();
             b[..22].copy_from_slice(&a.compressed());
-            b[22..22 + m1.len()].copy_from_slice(m1);
-            b[22 + m1.len()..total].copy_from_slice(m2);
+            copy8(&mut b[22..22 + m1.len()], m1);
+            copy8(&mut b[22 + m1.len()..total], m2);
             b[total] = 0x80;
             b[112..].copy_from_slice(&((128 + total) as u128 * 8).to_be_bytes());
         }
@@ -324,6 +335,19 @@ impl X8 {
             core::array::from_fn(|j| &blocks[4 + j]),
         );
         out512(&st, self.k.n, out);
+    }
+}
+
+/// A little-endian word from 8 bytes.
+fn le64(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b.try_into().unwrap_or_else(|_| unreachable!("8 bytes")))
+}
+
+/// `dst` = `src` (equal lengths, multiples of 8) in 8-byte pieces: no
+/// call to `memcpy` for these short, variable-length copies.
+fn copy8(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.chunks_exact_mut(8).zip(src.chunks_exact(8)) {
+        d.copy_from_slice(s);
     }
 }
 
