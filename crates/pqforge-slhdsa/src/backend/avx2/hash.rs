@@ -12,9 +12,9 @@
 //!   Keccak states permuted by [`keccak_f1600_x4_pair`] (one pass on
 //!   512-bit registers with AVX-512, two AVX2 passes otherwise).
 //!
-//! No branch or index depends on the hashed values. The scratch states
-//! and blocks are not wiped call by call (the hot path); the kernels wipe
-//! their lane buffers of secret values when they are done.
+//! No branch or index depends on the hashed values. Scratch blocks and
+//! states, which may hold SK.seed or secret chain values, are wiped before
+//! returning, as core's one-lane hashes wipe theirs on drop.
 
 use pqforge_core::keccak_x4::keccak_f1600_x4_pair;
 use pqforge_core::sha2_multi::{compress256_x8, compress512_x4};
@@ -61,13 +61,14 @@ impl X8 {
     /// `x[j]` = F(PK.seed, `adrs[j]`, `x[j]`).
     pub(crate) fn f(&self, adrs: &[Adrs; LANES], x: &mut [Val; LANES]) {
         let n = self.k.n;
-        let x0 = *x;
+        let mut x0 = *x;
         match self.k.family {
             Family::Shake => self.shake_one(adrs, |j| (&x0[j][..n], &[]), x),
             Family::Sha2Cat1 | Family::Sha2Cat35 => {
                 self.sha256_one(adrs, |j| (&x0[j][..n], &[]), x);
             }
         }
+        pqforge_core::ct::wipe(x0.as_flattened_mut());
     }
 
     /// `steps` iterations of F on every lane from hash address `start`
@@ -206,6 +207,8 @@ impl X8 {
                     keccak_f1600_x4_pair(&mut sa, &mut sb);
                 }
                 squeeze(&sa, &sb, n, out);
+                pqforge_core::ct::wipe(&mut sa);
+                pqforge_core::ct::wipe(&mut sb);
             }
             Family::Sha2Cat1 => {
                 let total = 22 + len;
@@ -281,6 +284,8 @@ impl X8 {
         }
         keccak_f1600_x4_pair(&mut sa, &mut sb);
         squeeze(&sa, &sb, self.k.n, out);
+        pqforge_core::ct::wipe(&mut sa);
+        pqforge_core::ct::wipe(&mut sb);
     }
 
     /// One padded SHA-256 block per lane from the PK.seed chaining value:
@@ -304,6 +309,7 @@ impl X8 {
         let mut st = [self.k.s256; LANES];
         compress256_x8(&mut st, core::array::from_fn(|j| &blocks[j]));
         out256(&st, self.k.n, out);
+        pqforge_core::ct::wipe(blocks.as_flattened_mut());
     }
 
     /// One padded SHA-512 block per lane from the PK.seed chaining value:
@@ -335,6 +341,7 @@ impl X8 {
             core::array::from_fn(|j| &blocks[4 + j]),
         );
         out512(&st, self.k.n, out);
+        pqforge_core::ct::wipe(blocks.as_flattened_mut());
     }
 }
 
