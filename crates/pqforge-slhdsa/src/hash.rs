@@ -18,10 +18,40 @@ pub trait TState {
     fn finalize(self, out: &mut [u8]);
 }
 
+/// Which family a suite is, for the multi-lane backends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// SHAKE256 throughout.
+    Shake,
+    /// SHA-256 throughout (category 1).
+    Sha2Cat1,
+    /// SHA-256 for PRF and F, SHA-512 for H and T (categories 3 and 5).
+    Sha2Cat35,
+}
+
+/// What a suite fixes per key, as plain data for the multi-lane backends:
+/// PK.seed (SHAKE) or the chaining values after the padded PK.seed block
+/// (SHA2; the fields a family does not use are zero).
+#[derive(Clone, Copy, Debug)]
+pub struct Keyed {
+    /// The family.
+    pub family: Family,
+    /// n.
+    pub n: usize,
+    /// PK.seed (first n bytes; SHAKE).
+    pub seed: [u8; 32],
+    /// SHA-256 chaining value after PK.seed || 0^(64 - n).
+    pub s256: [u32; 8],
+    /// SHA-512 chaining value after PK.seed || 0^(128 - n) (categories 3, 5).
+    pub s512: [u64; 8],
+}
+
 /// The keyed hash functions of one family.
 pub trait HashSuite: Sized {
     /// T_l in progress.
     type T: TState;
+    /// The per-key state as plain data (multi-lane backends).
+    fn keyed(&self) -> Keyed;
     /// The suite for PK.seed (n = `pk_seed.len()`).
     fn new(pk_seed: &[u8]) -> Self;
     /// PRF(PK.seed, SK.seed, ADRS).
@@ -67,6 +97,15 @@ impl TState for ShakeT {
 
 impl HashSuite for Shake {
     type T = ShakeT;
+    fn keyed(&self) -> Keyed {
+        Keyed {
+            family: Family::Shake,
+            n: self.n,
+            seed: self.seed,
+            s256: [0; 8],
+            s512: [0; 8],
+        }
+    }
     fn new(pk_seed: &[u8]) -> Self {
         let mut seed = [0u8; 32];
         seed[..pk_seed.len()].copy_from_slice(pk_seed);
@@ -176,6 +215,15 @@ impl TState for Sha512T {
 
 impl HashSuite for Sha2Cat1 {
     type T = Sha256T;
+    fn keyed(&self) -> Keyed {
+        Keyed {
+            family: Family::Sha2Cat1,
+            n: self.n,
+            seed: [0; 32],
+            s256: self.s256,
+            s512: [0; 8],
+        }
+    }
     fn new(pk_seed: &[u8]) -> Self {
         Self {
             s256: sha256_after_seed(pk_seed),
@@ -219,6 +267,15 @@ impl HashSuite for Sha2Cat1 {
 
 impl HashSuite for Sha2Cat35 {
     type T = Sha512T;
+    fn keyed(&self) -> Keyed {
+        Keyed {
+            family: Family::Sha2Cat35,
+            n: self.n,
+            seed: [0; 32],
+            s256: self.s256,
+            s512: self.s512,
+        }
+    }
     fn new(pk_seed: &[u8]) -> Self {
         Self {
             s256: sha256_after_seed(pk_seed),

@@ -6,6 +6,8 @@
 //! the message M′ with its domain separator and context.
 //!
 //! The message M is given as parts whose concatenation is M (no copy).
+//! The `_on` variants run on a chosen [`Backend`](crate::Backend)
+//! (differential tests and benchmarks).
 //!
 //! ```
 //! use pqforge_slhdsa::SlhDsaShake128f;
@@ -20,10 +22,12 @@
 //! assert!(slh_verify_internal::<SlhDsaShake128f>(&[b"M' in parts"], &sig, &pk));
 //! ```
 
+use core::marker::PhantomData;
+
 use pqforge_core::Error;
 
-use crate::internal;
 use crate::params::ParameterSet;
+use crate::{backend, internal};
 
 fn check_len(what: &'static str, got: usize, expected: usize) -> Result<(), Error> {
     if got == expected {
@@ -82,4 +86,82 @@ pub fn slh_sign_internal<P: ParameterSet>(
 #[must_use]
 pub fn slh_verify_internal<P: ParameterSet>(msg: &[&[u8]], sig: &[u8], pk: &[u8]) -> bool {
     internal::verify::<P>(msg, sig, pk)
+}
+
+/// [`slh_keygen_internal`] on backend `which` (differential tests): `None`
+/// if that backend is not compiled in or this CPU lacks it.
+///
+/// # Errors
+/// As [`slh_keygen_internal`].
+pub fn slh_keygen_internal_on<P: ParameterSet>(
+    which: crate::Backend,
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+    sk: &mut [u8],
+    pk: &mut [u8],
+) -> Result<Option<()>, Error> {
+    check_len("SK.seed", sk_seed.len(), P::N)?;
+    check_len("SK.prf", sk_prf.len(), P::N)?;
+    check_len("PK.seed", pk_seed.len(), P::N)?;
+    check_len("private key", sk.len(), P::SK_BYTES)?;
+    check_len("public key", pk.len(), P::PK_BYTES)?;
+    Ok(backend::run_on(
+        which,
+        internal::Keygen::<P> {
+            sk_seed,
+            sk_prf,
+            pk_seed,
+            sk,
+            pk,
+            _p: PhantomData,
+        },
+    ))
+}
+
+/// [`slh_sign_internal`] on backend `which` (differential tests): `None`
+/// if that backend is not available.
+///
+/// # Errors
+/// As [`slh_sign_internal`].
+pub fn slh_sign_internal_on<P: ParameterSet>(
+    which: crate::Backend,
+    msg: &[&[u8]],
+    sk: &[u8],
+    addrnd: &[u8],
+    sig: &mut [u8],
+) -> Result<Option<()>, Error> {
+    check_len("private key", sk.len(), P::SK_BYTES)?;
+    check_len("addrnd", addrnd.len(), P::N)?;
+    check_len("signature", sig.len(), P::SIG_BYTES)?;
+    Ok(backend::run_on(
+        which,
+        internal::Sign::<P> {
+            msg,
+            sk,
+            addrnd,
+            sig,
+            _p: PhantomData,
+        },
+    ))
+}
+
+/// [`slh_verify_internal`] on backend `which` (differential tests): `None`
+/// if that backend is not available.
+#[must_use]
+pub fn slh_verify_internal_on<P: ParameterSet>(
+    which: crate::Backend,
+    msg: &[&[u8]],
+    sig: &[u8],
+    pk: &[u8],
+) -> Option<bool> {
+    backend::run_on(
+        which,
+        internal::Verify::<P> {
+            msg,
+            sig,
+            pk,
+            _p: PhantomData,
+        },
+    )
 }

@@ -2,14 +2,23 @@
 //! time: WOTS+, XMSS, the hypertree, FORS, slh_keygen_internal,
 //! slh_sign_internal and slh_verify_internal. Values are n-byte slices of
 //! fixed 32-byte buffers (n ≤ 32); nothing is allocated.
+//!
+//! The protocol (slh_keygen/sign/verify_internal, the hypertree's layers)
+//! is written once, generic over the [`Backend`] kernels (trees, FORS,
+//! WOTS+ from a signature); the portable kernels are the functions here.
+//! [`keygen`], [`sign`] and [`verify`] dispatch once per call
+//! ([`backend::run`]).
+
+use core::marker::PhantomData;
 
 use crate::adrs::{Adrs, kind};
+use crate::backend::{self, Backend, Operation};
 use crate::hash::{HashSuite, TState};
 use crate::params::ParameterSet;
 
 /// base_2b (Algorithm 4): `out.len()` integers of `b` bits from `x`, most
 /// significant bit first.
-fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
+pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
     let mut bits = 0usize;
     let mut total = 0u64;
     let mut i = 0;
@@ -26,7 +35,7 @@ fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
 
 /// The WOTS+ digits of an n-byte message: len1 base-16 digits, then the
 /// three digits of the checksum (Algorithms 7, 8).
-fn wots_digits<P: ParameterSet>(m: &[u8], out: &mut [u32; 67]) {
+pub(crate) fn wots_digits<P: ParameterSet>(m: &[u8], out: &mut [u32; 67]) {
     base_2b(&m[..P::N], 4, &mut out[..P::LEN1]);
     let csum: u32 = out[..P::LEN1].iter().map(|&d| 15 - d).sum();
     // len2 · lg w = 12 bits: shifted left by 4 into two bytes.
@@ -119,7 +128,7 @@ fn wots_pk_from_sig<P: ParameterSet>(
 
 /// xmss_node (Algorithm 9): node `i` at height `z` of the XMSS tree in
 /// `adrs` (layer and tree set).
-fn xmss_node<P: ParameterSet>(
+pub(crate) fn xmss_node<P: ParameterSet>(
     hs: &P::Hash,
     sk_seed: &[u8],
     i: u32,
@@ -145,7 +154,7 @@ fn xmss_node<P: ParameterSet>(
 
 /// xmss_sign (Algorithm 10): `sig` = WOTS+ signature || auth path,
 /// (len + h') · n bytes.
-fn xmss_sign<P: ParameterSet>(
+pub(crate) fn xmss_sign<P: ParameterSet>(
     hs: &P::Hash,
     m: &[u8],
     sk_seed: &[u8],
@@ -172,7 +181,7 @@ fn xmss_sign<P: ParameterSet>(
 }
 
 /// xmss_pkFromSig (Algorithm 11).
-fn xmss_pk_from_sig<P: ParameterSet>(
+pub(crate) fn xmss_pk_from_sig<P: ParameterSet>(
     hs: &P::Hash,
     idx: u32,
     sig: &[u8],
@@ -195,7 +204,13 @@ fn xmss_pk_from_sig<P: ParameterSet>(
 /// path `auth` (one n-byte sibling per level), the type of `adrs` already
 /// set: the loops of Algorithms 11 and 17. The parity of the index at each
 /// height says on which side the node is.
-fn climb<H: HashSuite>(hs: &H, mut idx: u32, auth: &[u8], adrs: &mut Adrs, node: &mut [u8]) {
+pub(crate) fn climb<H: HashSuite>(
+    hs: &H,
+    mut idx: u32,
+    auth: &[u8],
+    adrs: &mut Adrs,
+    node: &mut [u8],
+) {
     let n = node.len();
     let mut t = [0u8; 32];
     // Split off one sibling at a time: no `chunks_exact` (a division).
@@ -222,7 +237,7 @@ fn next_layer<P: ParameterSet>(idx_tree: u64) -> (u32, u64) {
 }
 
 /// ht_sign (Algorithm 12): `sig` is d · (len + h') · n bytes.
-fn ht_sign<P: ParameterSet>(
+fn ht_sign<P: ParameterSet, B: Backend>(
     hs: &P::Hash,
     m: &[u8],
     sk_seed: &[u8],
@@ -240,19 +255,33 @@ fn ht_sign<P: ParameterSet>(
         adrs.set_tree(idx_tree);
         let s = &mut sig[j * part..(j + 1) * part];
         let msg = root;
-        xmss_sign::<P>(hs, &msg[..n], sk_seed, idx_leaf, &mut adrs, s);
+        let have_root = B::xmss_sign::<P>(
+            hs,
+            &msg[..n],
+            sk_seed,
+            idx_leaf,
+            &mut adrs,
+            s,
+            &mut root[..n],
+        );
         // Public: this XMSS signature is published; the root it gives is
         // the next layer's message (and sets that layer's chain lengths).
         pqforge_core::ctgrind::declassify(s);
         if j + 1 < P::D {
-            xmss_pk_from_sig::<P>(hs, idx_leaf, s, &msg[..n], &mut adrs, &mut root[..n]);
+            if have_root {
+                // Public: the tree's root, computed with the signature, is
+                // xmss_pkFromSig of the published signature.
+                pqforge_core::ctgrind::declassify(&mut root[..n]);
+            } else {
+                B::xmss_pk_from_sig::<P>(hs, idx_leaf, s, &msg[..n], &mut adrs, &mut root[..n]);
+            }
             (idx_leaf, idx_tree) = next_layer::<P>(idx_tree);
         }
     }
 }
 
 /// ht_verify (Algorithm 13).
-fn ht_verify<P: ParameterSet>(
+fn ht_verify<P: ParameterSet, B: Backend>(
     hs: &P::Hash,
     m: &[u8],
     sig: &[u8],
@@ -269,7 +298,7 @@ fn ht_verify<P: ParameterSet>(
         adrs.set_layer(j as u32);
         adrs.set_tree(idx_tree);
         let msg = node;
-        xmss_pk_from_sig::<P>(
+        B::xmss_pk_from_sig::<P>(
             hs,
             idx_leaf,
             &sig[j * part..(j + 1) * part],
@@ -283,7 +312,7 @@ fn ht_verify<P: ParameterSet>(
 }
 
 /// fors_skGen (Algorithm 14).
-fn fors_sk<H: HashSuite>(hs: &H, sk_seed: &[u8], adrs: &Adrs, idx: u32, out: &mut [u8]) {
+pub(crate) fn fors_sk<H: HashSuite>(hs: &H, sk_seed: &[u8], adrs: &Adrs, idx: u32, out: &mut [u8]) {
     let mut a = *adrs;
     a.set_type_and_clear(kind::FORS_PRF);
     a.set_keypair(adrs.keypair());
@@ -318,7 +347,7 @@ fn fors_node<P: ParameterSet>(
 }
 
 /// fors_sign (Algorithm 16): k · (1 + a) · n bytes.
-fn fors_sign<P: ParameterSet>(
+pub(crate) fn fors_sign<P: ParameterSet>(
     hs: &P::Hash,
     md: &[u8],
     sk_seed: &[u8],
@@ -349,7 +378,7 @@ fn fors_sign<P: ParameterSet>(
 }
 
 /// fors_pkFromSig (Algorithm 17).
-fn fors_pk_from_sig<P: ParameterSet>(
+pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
     hs: &P::Hash,
     sig: &[u8],
     md: &[u8],
@@ -388,12 +417,47 @@ pub fn keygen<P: ParameterSet>(
     sk: &mut [u8],
     pk: &mut [u8],
 ) {
+    backend::run(Keygen::<P> {
+        sk_seed,
+        sk_prf,
+        pk_seed,
+        sk,
+        pk,
+        _p: PhantomData,
+    });
+}
+
+/// slh_keygen_internal as an [`Operation`] (arguments as [`keygen`]).
+pub(crate) struct Keygen<'a, P> {
+    pub(crate) sk_seed: &'a [u8],
+    pub(crate) sk_prf: &'a [u8],
+    pub(crate) pk_seed: &'a [u8],
+    pub(crate) sk: &'a mut [u8],
+    pub(crate) pk: &'a mut [u8],
+    pub(crate) _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Operation for Keygen<'_, P> {
+    type Output = ();
+    fn run<B: Backend>(self) {
+        keygen_on::<P, B>(self.sk_seed, self.sk_prf, self.pk_seed, self.sk, self.pk);
+    }
+}
+
+/// slh_keygen_internal on backend `B`.
+fn keygen_on<P: ParameterSet, B: Backend>(
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+    sk: &mut [u8],
+    pk: &mut [u8],
+) {
     let n = P::N;
     let hs = P::Hash::new(pk_seed);
     let mut adrs = Adrs::default();
     adrs.set_layer(P::D as u32 - 1);
     let mut root = [0u8; 32];
-    xmss_node::<P>(&hs, sk_seed, 0, P::HP as u32, &mut adrs, &mut root[..n]);
+    B::xmss_root::<P>(&hs, sk_seed, &mut adrs, &mut root[..n]);
     // Public: PK.root is the public key.
     pqforge_core::ctgrind::declassify(&mut root[..n]);
     sk[..n].copy_from_slice(sk_seed);
@@ -434,6 +498,33 @@ fn split_digest<P: ParameterSet>(digest: &[u8]) -> (&[u8], u64, u32) {
 /// `addrnd` (n bytes; PK.seed for deterministic signing). `sig` is
 /// `P::SIG_BYTES`.
 pub fn sign<P: ParameterSet>(msg: &[&[u8]], sk: &[u8], addrnd: &[u8], sig: &mut [u8]) {
+    backend::run(Sign::<P> {
+        msg,
+        sk,
+        addrnd,
+        sig,
+        _p: PhantomData,
+    });
+}
+
+/// slh_sign_internal as an [`Operation`] (arguments as [`sign`]).
+pub(crate) struct Sign<'a, P> {
+    pub(crate) msg: &'a [&'a [u8]],
+    pub(crate) sk: &'a [u8],
+    pub(crate) addrnd: &'a [u8],
+    pub(crate) sig: &'a mut [u8],
+    pub(crate) _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Operation for Sign<'_, P> {
+    type Output = ();
+    fn run<B: Backend>(self) {
+        sign_on::<P, B>(self.msg, self.sk, self.addrnd, self.sig);
+    }
+}
+
+/// slh_sign_internal on backend `B`.
+fn sign_on<P: ParameterSet, B: Backend>(msg: &[&[u8]], sk: &[u8], addrnd: &[u8], sig: &mut [u8]) {
     let n = P::N;
     let (sk_seed, rest) = sk.split_at(n);
     let (sk_prf, rest) = rest.split_at(n);
@@ -453,18 +544,49 @@ pub fn sign<P: ParameterSet>(msg: &[&[u8]], sk: &[u8], addrnd: &[u8], sig: &mut 
     adrs.set_type_and_clear(kind::FORS_TREE);
     adrs.set_keypair(idx_leaf);
     let (sig_fors, sig_ht) = rest.split_at_mut(P::K * (1 + P::A) * n);
-    fors_sign::<P>(&hs, md, sk_seed, &mut adrs, sig_fors);
+    let mut pk_fors = [0u8; 32];
+    let have_pk = B::fors_sign::<P>(&hs, md, sk_seed, &mut adrs, sig_fors, &mut pk_fors[..n]);
     // Public: SIG_FORS is published; pk_FORS (the message of the bottom
     // XMSS tree, which sets its WOTS+ chain lengths) is computed from it.
     pqforge_core::ctgrind::declassify(sig_fors);
-    let mut pk_fors = [0u8; 32];
-    fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
-    ht_sign::<P>(&hs, &pk_fors[..n], sk_seed, idx_tree, idx_leaf, sig_ht);
+    if have_pk {
+        // Public: pk_FORS computed with the signature is fors_pkFromSig of
+        // the published SIG_FORS.
+        pqforge_core::ctgrind::declassify(&mut pk_fors[..n]);
+    } else {
+        B::fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
+    }
+    ht_sign::<P, B>(&hs, &pk_fors[..n], sk_seed, idx_tree, idx_leaf, sig_ht);
 }
 
 /// slh_verify_internal (Algorithm 20): wrong lengths give `false`.
 #[must_use]
 pub fn verify<P: ParameterSet>(msg: &[&[u8]], sig: &[u8], pk: &[u8]) -> bool {
+    backend::run(Verify::<P> {
+        msg,
+        sig,
+        pk,
+        _p: PhantomData,
+    })
+}
+
+/// slh_verify_internal as an [`Operation`] (arguments as [`verify`]).
+pub(crate) struct Verify<'a, P> {
+    pub(crate) msg: &'a [&'a [u8]],
+    pub(crate) sig: &'a [u8],
+    pub(crate) pk: &'a [u8],
+    pub(crate) _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> Operation for Verify<'_, P> {
+    type Output = bool;
+    fn run<B: Backend>(self) -> bool {
+        verify_on::<P, B>(self.msg, self.sig, self.pk)
+    }
+}
+
+/// slh_verify_internal on backend `B`.
+fn verify_on<P: ParameterSet, B: Backend>(msg: &[&[u8]], sig: &[u8], pk: &[u8]) -> bool {
     let n = P::N;
     if sig.len() != P::SIG_BYTES || pk.len() != P::PK_BYTES {
         return false;
@@ -481,6 +603,6 @@ pub fn verify<P: ParameterSet>(msg: &[&[u8]], sig: &[u8], pk: &[u8]) -> bool {
     adrs.set_keypair(idx_leaf);
     let (sig_fors, sig_ht) = rest.split_at(P::K * (1 + P::A) * n);
     let mut pk_fors = [0u8; 32];
-    fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
-    ht_verify::<P>(&hs, &pk_fors[..n], sig_ht, idx_tree, idx_leaf, pk_root)
+    B::fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
+    ht_verify::<P, B>(&hs, &pk_fors[..n], sig_ht, idx_tree, idx_leaf, pk_root)
 }

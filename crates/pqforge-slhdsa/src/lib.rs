@@ -31,11 +31,15 @@
 //! 22-byte compressed form), `hash` (the SHAKE and SHA2 suites with the
 //! per-key PK.seed state), `internal` (WOTS+, XMSS, hypertree, FORS and
 //! slh_keygen/sign/verify_internal), `contract` (the `SignatureScheme`
-//! impls: M′ for pure and pre-hash signing). The `hazmat` feature exposes
-//! the internal interface (FIPS 205 §9) for test suites.
+//! impls: M′ for pure and pre-hash signing), `backend` (the one dispatch
+//! per public call: portable, or on x86_64 the AVX2 backend that batches
+//! independent hashes eight at a time). The `hazmat` feature exposes the
+//! internal interface (FIPS 205 §9) for test suites, also on a chosen
+//! [`Backend`].
 #![no_std]
 
 mod adrs;
+mod backend;
 mod contract;
 mod hash;
 #[cfg(feature = "hazmat")]
@@ -43,6 +47,7 @@ pub mod hazmat;
 mod internal;
 pub mod params;
 
+pub use backend::Which as Backend;
 pub use params::{
     ParameterSet, SlhDsaSha2_128f, SlhDsaSha2_128s, SlhDsaSha2_192f, SlhDsaSha2_192s,
     SlhDsaSha2_256f, SlhDsaSha2_256s, SlhDsaShake128f, SlhDsaShake128s, SlhDsaShake192f,
