@@ -14,11 +14,12 @@ use core::marker::PhantomData;
 use crate::adrs::{Adrs, kind};
 use crate::backend::{self, Backend, Operation};
 use crate::hash::{HashSuite, TState};
-use crate::params::ParameterSet;
+use crate::params::{ParameterSet, TreeStack};
 
-/// base_2b (Algorithm 4): `out.len()` integers of `b` bits from `x`, most
-/// significant bit first.
-pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
+/// base_2b (Algorithm 4): `out.len()` integers of `b` ≤ 16 bits from `x`,
+/// most significant bit first (u16: WOTS+ digits and FORS indices, a ≤ 14,
+/// kept small for the Cortex-M4 stack).
+pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u16]) {
     let mut bits = 0usize;
     let mut total = 0u64;
     let mut i = 0;
@@ -29,15 +30,15 @@ pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
             bits += 8;
         }
         bits -= b;
-        *o = ((total >> bits) & ((1u64 << b) - 1)) as u32;
+        *o = ((total >> bits) & ((1u64 << b) - 1)) as u16;
     }
 }
 
 /// The WOTS+ digits of an n-byte message: len1 base-16 digits, then the
 /// three digits of the checksum (Algorithms 7, 8).
-pub(crate) fn wots_digits<P: ParameterSet>(m: &[u8], out: &mut [u32; 67]) {
+pub(crate) fn wots_digits<P: ParameterSet>(m: &[u8], out: &mut [u16; 67]) {
     base_2b(&m[..P::N], 4, &mut out[..P::LEN1]);
-    let csum: u32 = out[..P::LEN1].iter().map(|&d| 15 - d).sum();
+    let csum: u32 = out[..P::LEN1].iter().map(|&d| 15 - u32::from(d)).sum();
     // len2 · lg w = 12 bits: shifted left by 4 into two bytes.
     let c = ((csum << 4) as u16).to_be_bytes();
     base_2b(&c, 4, &mut out[P::LEN1..P::LEN]);
@@ -94,13 +95,13 @@ fn wots_sign<P: ParameterSet>(
     sig: &mut [u8],
 ) {
     let n = P::N;
-    let mut d = [0u32; 67];
+    let mut d = [0u16; 67];
     wots_digits::<P>(m, &mut d);
     for c in 0..P::LEN {
         let x = &mut sig[c * n..(c + 1) * n];
         wots_sk(hs, sk_seed, adrs, c as u32, x);
         adrs.set_chain(c as u32);
-        chain(hs, x, 0, d[c], adrs);
+        chain(hs, x, 0, d[c].into(), adrs);
     }
 }
 
@@ -113,17 +114,63 @@ fn wots_pk_from_sig<P: ParameterSet>(
     pk: &mut [u8],
 ) {
     let n = P::N;
-    let mut d = [0u32; 67];
+    let mut d = [0u16; 67];
     wots_digits::<P>(m, &mut d);
     let mut t = wots_pk_start(hs, adrs);
     let mut x = [0u8; 32];
     for c in 0..P::LEN {
         x[..n].copy_from_slice(&sig[c * n..(c + 1) * n]);
         adrs.set_chain(c as u32);
-        chain(hs, &mut x[..n], d[c], 15 - d[c], adrs);
+        let dc = u32::from(d[c]);
+        chain(hs, &mut x[..n], dc, 15 - dc, adrs);
         t.update(&x[..n]);
     }
     t.finalize(pk);
+}
+
+/// The highest subtree any set computes: a = 14 (FORS of the 192s and
+/// 256s sets); XMSS trees have h' ≤ 9.
+const MAX_TREE_HEIGHT: usize = 14;
+
+/// Node `i` at height `z` of a binary hash tree, bottom-up with one stored
+/// node per height (the "treehash" schedule) instead of the recursion of
+/// Algorithms 9 and 15: the same hashes, leaves in the same order, but
+/// z + 2 nodes of scratch (`S`, sized per set) rather than z recursive
+/// frames, which matters on the Cortex-M4. `leaf(adrs, j, out)` writes
+/// leaf `j` (global index), `parent(adrs, height, index, left, right, out)`
+/// a node.
+fn treehash<S: TreeStack>(
+    z: u32,
+    i: u32,
+    adrs: &mut Adrs,
+    out: &mut [u8],
+    mut leaf: impl FnMut(&mut Adrs, u32, &mut [u8]),
+    mut parent: impl FnMut(&mut Adrs, u32, u32, &[u8], &[u8], &mut [u8]),
+) {
+    let n = out.len();
+    let mut buf = S::zeroed();
+    let st = buf.as_mut();
+    let mut heights = [0u8; MAX_TREE_HEIGHT + 2];
+    let mut sp = 0;
+    let start = i << z;
+    for j in start..start + (1 << z) {
+        // Slot sp takes the new leaf; merging writes the parent to the
+        // free slot above it, then moves it down over the left child.
+        leaf(adrs, j, &mut st[sp * n..(sp + 1) * n]);
+        let mut h = 0u8;
+        // Public schedule: which nodes merge depends on j only.
+        while sp > 0 && heights[sp - 1] == h {
+            h += 1;
+            let (lr, above) = st.split_at_mut((sp + 1) * n);
+            let (left, right) = lr[(sp - 1) * n..].split_at(n);
+            parent(adrs, h.into(), j >> h, left, right, &mut above[..n]);
+            st.copy_within((sp + 1) * n..(sp + 2) * n, (sp - 1) * n);
+            sp -= 1;
+        }
+        heights[sp] = h;
+        sp += 1;
+    }
+    out.copy_from_slice(&st[..n]);
 }
 
 /// xmss_node (Algorithm 9): node `i` at height `z` of the XMSS tree in
@@ -136,20 +183,24 @@ pub(crate) fn xmss_node<P: ParameterSet>(
     adrs: &mut Adrs,
     out: &mut [u8],
 ) {
-    let n = P::N;
-    if z == 0 {
-        adrs.set_type_and_clear(kind::WOTS_HASH);
-        adrs.set_keypair(i);
-        wots_pkgen::<P>(hs, sk_seed, adrs, out);
-    } else {
-        let (mut l, mut r) = ([0u8; 32], [0u8; 32]);
-        xmss_node::<P>(hs, sk_seed, 2 * i, z - 1, adrs, &mut l[..n]);
-        xmss_node::<P>(hs, sk_seed, 2 * i + 1, z - 1, adrs, &mut r[..n]);
-        adrs.set_type_and_clear(kind::TREE);
-        adrs.set_tree_height(z);
-        adrs.set_tree_index(i);
-        hs.h(adrs, &l[..n], &r[..n], out);
-    }
+    const { assert!(P::HP <= MAX_TREE_HEIGHT && (P::HP + 2) * P::N <= size_of::<P::TreeStack>()) };
+    treehash::<P::TreeStack>(
+        z,
+        i,
+        adrs,
+        out,
+        |adrs, j, out| {
+            adrs.set_type_and_clear(kind::WOTS_HASH);
+            adrs.set_keypair(j);
+            wots_pkgen::<P>(hs, sk_seed, adrs, out);
+        },
+        |adrs, h, k, l, r, out| {
+            adrs.set_type_and_clear(kind::TREE);
+            adrs.set_tree_height(h);
+            adrs.set_tree_index(k);
+            hs.h(adrs, l, r, out);
+        },
+    );
 }
 
 /// xmss_sign (Algorithm 10): `sig` = WOTS+ signature || auth path,
@@ -329,21 +380,26 @@ fn fors_node<P: ParameterSet>(
     adrs: &mut Adrs,
     out: &mut [u8],
 ) {
-    let n = P::N;
-    if z == 0 {
-        let mut sk = [0u8; 32];
-        fors_sk(hs, sk_seed, adrs, i, &mut sk[..n]);
-        adrs.set_tree_height(0);
-        adrs.set_tree_index(i);
-        hs.f(adrs, &sk[..n], out);
-    } else {
-        let (mut l, mut r) = ([0u8; 32], [0u8; 32]);
-        fors_node::<P>(hs, sk_seed, 2 * i, z - 1, adrs, &mut l[..n]);
-        fors_node::<P>(hs, sk_seed, 2 * i + 1, z - 1, adrs, &mut r[..n]);
-        adrs.set_tree_height(z);
-        adrs.set_tree_index(i);
-        hs.h(adrs, &l[..n], &r[..n], out);
-    }
+    const { assert!(P::A <= MAX_TREE_HEIGHT && (P::A + 2) * P::N <= size_of::<P::TreeStack>()) };
+    treehash::<P::TreeStack>(
+        z,
+        i,
+        adrs,
+        out,
+        |adrs, j, out| {
+            let mut sk = [0u8; 32];
+            let n = out.len();
+            fors_sk(hs, sk_seed, adrs, j, &mut sk[..n]);
+            adrs.set_tree_height(0);
+            adrs.set_tree_index(j);
+            hs.f(adrs, &sk[..n], out);
+        },
+        |adrs, h, k, l, r, out| {
+            adrs.set_tree_height(h);
+            adrs.set_tree_index(k);
+            hs.h(adrs, l, r, out);
+        },
+    );
 }
 
 /// fors_sign (Algorithm 16): k · (1 + a) · n bytes.
@@ -355,15 +411,16 @@ pub(crate) fn fors_sign<P: ParameterSet>(
     sig: &mut [u8],
 ) {
     let n = P::N;
-    let mut ind = [0u32; 35];
+    let mut ind = [0u16; 35];
     base_2b(md, P::A, &mut ind[..P::K]);
     let part = (1 + P::A) * n;
     for i in 0..P::K {
         let s = &mut sig[i * part..(i + 1) * part];
         let base = (i as u32) << P::A;
-        fors_sk(hs, sk_seed, adrs, base + ind[i], &mut s[..n]);
+        let leaf = u32::from(ind[i]);
+        fors_sk(hs, sk_seed, adrs, base + leaf, &mut s[..n]);
         for j in 0..P::A {
-            let sib = (ind[i] >> j) ^ 1;
+            let sib = (leaf >> j) ^ 1;
             let at = ((i as u32) << (P::A - j)) + sib;
             fors_node::<P>(
                 hs,
@@ -386,7 +443,7 @@ pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
     pk: &mut [u8],
 ) {
     let n = P::N;
-    let mut ind = [0u32; 35];
+    let mut ind = [0u16; 35];
     base_2b(md, P::A, &mut ind[..P::K]);
     let part = (1 + P::A) * n;
     let mut roots = {
@@ -398,7 +455,7 @@ pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
     let mut node = [0u8; 32];
     for i in 0..P::K {
         let s = &sig[i * part..(i + 1) * part];
-        let idx = ((i as u32) << P::A) + ind[i];
+        let idx = ((i as u32) << P::A) + u32::from(ind[i]);
         adrs.set_tree_height(0);
         adrs.set_tree_index(idx);
         hs.f(adrs, &s[..n], &mut node[..n]);

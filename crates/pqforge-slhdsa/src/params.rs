@@ -22,6 +22,10 @@ pub trait ParameterSet {
     const M: usize;
     /// The hash suite.
     type Hash: HashSuite;
+    /// Scratch for the bottom-up tree computation: max(a, h') + 2 nodes of
+    /// n bytes (sized per set, so that the Cortex-M4 stack holds no more
+    /// than the set needs).
+    type TreeStack: TreeStack;
     /// WOTS+ message chains: 2n (lg w = 4).
     const LEN1: usize = 2 * Self::N;
     /// WOTS+ chains: len1 + 3.
@@ -33,6 +37,23 @@ pub trait ParameterSet {
     /// Signature bytes: (1 + k (1 + a) + h + d len) n.
     const SIG_BYTES: usize =
         (1 + Self::K * (1 + Self::A) + Self::H + Self::D * Self::LEN) * Self::N;
+}
+
+/// A zeroed byte buffer of a fixed size.
+pub trait TreeStack: AsMut<[u8]> {
+    /// All zeros.
+    fn zeroed() -> Self;
+}
+
+impl<const L: usize> TreeStack for [u8; L] {
+    fn zeroed() -> Self {
+        [0; L]
+    }
+}
+
+/// The larger of two sizes (for array lengths).
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
 }
 
 macro_rules! set {
@@ -50,6 +71,7 @@ macro_rules! set {
             const K: usize = $k;
             const M: usize = $m;
             type Hash = $hash;
+            type TreeStack = [u8; (max($a, $h / $d) + 2) * $n];
         }
     };
 }

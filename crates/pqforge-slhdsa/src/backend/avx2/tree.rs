@@ -344,8 +344,9 @@ pub(crate) fn xmss_sign<P: ParameterSet>(
     treehash(&x8, hs, leaves, P::HP, Some(idx), auth, root);
     // wots_sign (Algorithm 7): the chain starts eight PRFs at a time, then
     // the chains to the message's digits.
-    let mut d = [0u32; 67];
+    let mut d = [0u16; 67];
     internal::wots_digits::<P>(m, &mut d);
+    let d = d.map(u32::from);
     let mut vals = [[0u8; 32]; 72];
     for (g, v) in vals.chunks_exact_mut(LANES).enumerate() {
         if g * LANES >= P::LEN {
@@ -387,8 +388,9 @@ pub(crate) fn xmss_pk_from_sig<P: ParameterSet>(
     let n = P::N;
     let x8 = X8::new(hs.keyed());
     let (wsig, auth) = sig.split_at(P::LEN * n);
-    let mut d = [0u32; 67];
+    let mut d = [0u16; 67];
     internal::wots_digits::<P>(m, &mut d);
+    let d = d.map(u32::from);
     let mut rest = [0u32; 67];
     for (r, d) in rest.iter_mut().zip(&d) {
         *r = 15 - d;
@@ -440,8 +442,9 @@ pub(crate) fn fors_sign<P: ParameterSet>(
 ) {
     let n = P::N;
     let x8 = X8::new(hs.keyed());
-    let mut ind = [0u32; 35];
+    let mut ind = [0u16; 35];
     internal::base_2b(md, P::A, &mut ind[..P::K]);
+    let ind = ind.map(u32::from);
     let mut roots = [[0u8; 32]; 35];
     for (i, (s, root)) in sig
         .chunks_exact_mut((1 + P::A) * n)
@@ -473,8 +476,9 @@ pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
     let n = P::N;
     let part = (1 + P::A) * n;
     let x8 = X8::new(hs.keyed());
-    let mut ind = [0u32; 35];
+    let mut ind = [0u16; 35];
     internal::base_2b(md, P::A, &mut ind[..P::K]);
+    let ind = ind.map(u32::from);
     let mut roots = [[0u8; 32]; 40];
     for g in (0..P::K).step_by(LANES) {
         let m = (P::K - g).min(LANES);
