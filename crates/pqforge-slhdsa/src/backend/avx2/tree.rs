@@ -149,9 +149,8 @@ fn fors_leaves(
 }
 
 /// Stores node (`z`, `i`) into the authentication path of leaf `idx` if it
-/// is on it (public indices).
-fn record(auth: &mut [u8], idx: Option<u32>, height: usize, z: usize, i: u32, v: &Val) {
-    let n = auth.len() / height.max(1);
+/// is on it (public indices); `n` bytes per node (passed in: no division).
+fn record(auth: &mut [u8], n: usize, idx: Option<u32>, height: usize, z: usize, i: u32, v: &Val) {
     if let Some(t) = idx
         && z < height
         && i == (t >> z) ^ 1
@@ -200,7 +199,7 @@ pub(crate) fn treehash<H: HashSuite>(
             }
         }
         for (k, v) in nodes[..chunk].iter().enumerate() {
-            record(auth, idx, height, 0, first + k as u32, v);
+            record(auth, n, idx, height, 0, first + k as u32, v);
         }
         let mut cnt = chunk;
         for z in 1..=c {
@@ -220,7 +219,7 @@ pub(crate) fn treehash<H: HashSuite>(
                 nodes[b..b + m].copy_from_slice(&out[..m]);
             }
             for (k, v) in nodes[..cnt].iter().enumerate() {
-                record(auth, idx, height, z, base_i + k as u32, v);
+                record(auth, n, idx, height, z, base_i + k as u32, v);
             }
         }
         // The chunk's root: height c, index ci; merge it up the stack.
@@ -231,7 +230,7 @@ pub(crate) fn treehash<H: HashSuite>(
             let mut t = [0u8; 32];
             hs.h(&a, &stack[sp][..n], &v[..n], &mut t[..n]);
             (v, z, i) = (t, z + 1, i >> 1);
-            record(auth, idx, height, z, i, &v);
+            record(auth, n, idx, height, z, i, &v);
         }
         stack[sp] = v;
         heights[sp] = z;
