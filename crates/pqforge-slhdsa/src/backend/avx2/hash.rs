@@ -299,12 +299,7 @@ impl X8 {
         let mut blocks = [[0u8; 64]; LANES];
         for (j, (b, a)) in blocks.iter_mut().zip(adrs).enumerate() {
             let (m1, m2) = m(j);
-            let total = 22 + m1.len() + m2.len();
-            b[..22].copy_from_slice(&a.compressed());
-            copy8(&mut b[22..22 + m1.len()], m1);
-            copy8(&mut b[22 + m1.len()..total], m2);
-            b[total] = 0x80;
-            b[56..].copy_from_slice(&((64 + total) as u64 * 8).to_be_bytes());
+            pad_block(b, a, m1, m2);
         }
         let mut st = [self.k.s256; LANES];
         compress256_x8(&mut st, core::array::from_fn(|j| &blocks[j]));
@@ -323,12 +318,7 @@ impl X8 {
         let mut blocks = [[0u8; 128]; LANES];
         for (j, (b, a)) in blocks.iter_mut().zip(adrs).enumerate() {
             let (m1, m2) = m(j);
-            let total = 22 + m1.len() + m2.len();
-            b[..22].copy_from_slice(&a.compressed());
-            copy8(&mut b[22..22 + m1.len()], m1);
-            copy8(&mut b[22 + m1.len()..total], m2);
-            b[total] = 0x80;
-            b[112..].copy_from_slice(&((128 + total) as u128 * 8).to_be_bytes());
+            pad_block(b, a, m1, m2);
         }
         let mut st = [self.k.s512; LANES];
         let (lo, hi) = st.split_at_mut(4);
@@ -415,4 +405,18 @@ fn out512(st: &[[u64; 8]; LANES], n: usize, out: &mut [Val; LANES]) {
             b.copy_from_slice(&w.to_be_bytes());
         }
     }
+}
+
+/// The last SHA-2 block of ADRSc || m1 || m2 after the one PK.seed block,
+/// padded, into a zeroed block of 64 (SHA-256) or 128 (SHA-512) bytes: the
+/// bit length fits the low 8 bytes of either length field, whose upper
+/// bytes stay zero.
+fn pad_block(b: &mut [u8], a: &Adrs, m1: &[u8], m2: &[u8]) {
+    let total = 22 + m1.len() + m2.len();
+    b[..22].copy_from_slice(&a.compressed());
+    copy8(&mut b[22..22 + m1.len()], m1);
+    copy8(&mut b[22 + m1.len()..total], m2);
+    b[total] = 0x80;
+    let len = b.len();
+    b[len - 8..].copy_from_slice(&((len + total) as u64 * 8).to_be_bytes());
 }
