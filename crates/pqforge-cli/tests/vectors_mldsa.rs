@@ -8,7 +8,8 @@
 #![cfg(feature = "mldsa-vectors")]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 fn matching(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -54,35 +55,7 @@ fn every_official_mldsa_vector_passes() {
         eprintln!("skipping: shared test data not found (set PQFORGE_DATA)");
         return;
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_pqforge"))
-        .arg("vectors")
-        .args(&paths)
-        .output()
-        .expect("run pqforge vectors");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "pqforge vectors failed:\n{stdout}\n{stderr}"
-    );
-    // Files of no known format inside the directories would be passed over
-    // with a note on standard error: there must be none.
-    assert!(stderr.is_empty(), "{stderr}");
-    let last = stdout.lines().last().unwrap_or_default();
-    let nums: Vec<usize> = last
-        .split(", ")
-        .map(|part| {
-            part.split(' ')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(usize::MAX)
-        })
-        .collect();
-    assert!(
-        nums.len() == 3 && last.ends_with(" skipped"),
-        "last line: {last}"
-    );
-    let (passed, failed, skipped) = (nums[0], nums[1], nums[2]);
+    let (stdout, passed, failed, skipped) = common::run_vectors(&paths);
     assert_eq!(failed, 0, "{stdout}");
     // 615 ACVP, 1138 Wycheproof, 110 BoringSSL, 781 OpenSSL evp_test, 12
     // codec checks, 898 CCTV benchmark round trips, 7 accumulated ML-DSA and

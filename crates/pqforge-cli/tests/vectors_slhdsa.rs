@@ -8,7 +8,8 @@
 #![cfg(feature = "slhdsa-vectors")]
 
 use std::path::PathBuf;
-use std::process::Command;
+
+mod common;
 
 fn inputs() -> Option<Vec<PathBuf>> {
     let data = pqforge::kat::data_dir()?;
@@ -33,34 +34,7 @@ fn every_official_slhdsa_vector_passes() {
         eprintln!("skipping: shared test data not found (set PQFORGE_DATA)");
         return;
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_pqforge"))
-        .arg("vectors")
-        .args(&paths)
-        .env_remove("PQFORGE_FULL")
-        .output()
-        .expect("run pqforge vectors");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "pqforge vectors failed:\n{stdout}\n{stderr}"
-    );
-    assert!(stderr.is_empty(), "{stderr}");
-    let last = stdout.lines().last().unwrap_or_default();
-    let nums: Vec<usize> = last
-        .split(", ")
-        .map(|part| {
-            part.split(' ')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(usize::MAX)
-        })
-        .collect();
-    assert!(
-        nums.len() == 3 && last.ends_with(" skipped"),
-        "last line: {last}"
-    );
-    let (passed, failed, skipped) = (nums[0], nums[1], nums[2]);
+    let (stdout, passed, failed, skipped) = common::run_vectors(&paths);
     assert_eq!(failed, 0, "{stdout}");
     // ACVP: 120 keyGen, 384 sigGen (all 312 f-set tests, 2 per s-set
     // group), 45 legacy sigVer; BoringSSL 59; OpenSSL 126 key pairs.
