@@ -732,6 +732,44 @@ pub fn shake256(data: &[u8], out: &mut [u8]) {
     x.squeeze(out);
 }
 
+/// SHAKE256 of a message of whole 64-bit lanes that fits one block
+/// (`input`: at most 16 lanes = 128 bytes, each lane the little-endian
+/// value of 8 message bytes), squeezed to `out.len()` lanes (at most 17):
+/// one permutation with no buffering, for hashes called millions of times
+/// on short inputs (SLH-DSA's F, H and PRF). The state is wiped before
+/// returning. On 32-bit targets the lanes are bit-interleaved on the way
+/// in and out and the permutation runs on 32-bit words.
+///
+/// # Panics
+/// If `input` has more than 16 lanes or `out` more than 17.
+///
+/// ```
+/// use pqforge_core::keccak::{shake256, shake256_lanes};
+/// let msg: [u8; 16] = *b"sixteen byte msg";
+/// let lanes = [u64::from_le_bytes(msg[..8].try_into().unwrap()),
+///              u64::from_le_bytes(msg[8..].try_into().unwrap())];
+/// let mut out = [0u64; 3];
+/// shake256_lanes(&lanes, &mut out);
+/// let mut want = [0u8; 24];
+/// shake256(&msg, &mut want);
+/// assert_eq!(out[2].to_le_bytes(), want[16..]);
+/// ```
+pub fn shake256_lanes(input: &[u64], out: &mut [u64]) {
+    const RATE_LANES: usize = 136 / 8;
+    assert!(input.len() < RATE_LANES && out.len() <= RATE_LANES);
+    let mut st = <SpongeState as Lanes>::ZERO;
+    for (i, &x) in input.iter().enumerate() {
+        st.xor_lane(i, x);
+    }
+    st.xor_lane(input.len(), 0x1F);
+    st.xor_lane(RATE_LANES - 1, 0x80 << 56);
+    st.permute();
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = st.lane(i);
+    }
+    crate::ct::wipe(&mut st);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -206,14 +206,19 @@ pub const IV512_256: [u64; 8] = [
 /// variables rotate from call to call instead of the values moving, so a
 /// run of eight calls leaves every variable back in its own role.
 /// `$kw` is K\[t\] + W\[t\]; `$s0`, `$s1` are Σ0 and Σ1 of the family.
+/// Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), with b ^ c carried in `$bc`
+/// from the previous round (whose a ^ b it is, the roles having moved on
+/// by one): two operations instead of four.
 macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $bc:ident,
      $kw:expr, $s0:ident, $s1:ident) => {
         let t1 = $h
             .wrapping_add($s1($e))
             .wrapping_add($g ^ ($e & ($f ^ $g))) // Ch(e, f, g)
             .wrapping_add($kw);
-        let t2 = $s0($a).wrapping_add(($a & $b) | ($c & ($a | $b))); // Maj(a, b, c)
+        let ab = $a ^ $b;
+        let t2 = $s0($a).wrapping_add($b ^ (ab & $bc)); // Maj(a, b, c)
+        $bc = ab;
         $d = $d.wrapping_add(t1);
         $h = t1.wrapping_add(t2);
     };
@@ -225,17 +230,17 @@ macro_rules! round {
 /// the first 16 rounds, `w_expand!` after them.
 #[rustfmt::skip]
 macro_rules! eight_rounds {
-    ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident;
+    ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident $bc:ident;
      $k:ident, $wm:ident!($w:ident, $t:expr); $s0:ident, $s1:ident, $ss0:ident, $ss1:ident) => {
         let t = $t;
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $k[t].wrapping_add($wm!($w, t, $ss0, $ss1)), $s0, $s1);
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $k[t + 1].wrapping_add($wm!($w, t + 1, $ss0, $ss1)), $s0, $s1);
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $k[t + 2].wrapping_add($wm!($w, t + 2, $ss0, $ss1)), $s0, $s1);
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $k[t + 3].wrapping_add($wm!($w, t + 3, $ss0, $ss1)), $s0, $s1);
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $k[t + 4].wrapping_add($wm!($w, t + 4, $ss0, $ss1)), $s0, $s1);
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $k[t + 5].wrapping_add($wm!($w, t + 5, $ss0, $ss1)), $s0, $s1);
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $k[t + 6].wrapping_add($wm!($w, t + 6, $ss0, $ss1)), $s0, $s1);
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $k[t + 7].wrapping_add($wm!($w, t + 7, $ss0, $ss1)), $s0, $s1);
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $bc, $k[t].wrapping_add($wm!($w, t, $ss0, $ss1)), $s0, $s1);
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $bc, $k[t + 1].wrapping_add($wm!($w, t + 1, $ss0, $ss1)), $s0, $s1);
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $bc, $k[t + 2].wrapping_add($wm!($w, t + 2, $ss0, $ss1)), $s0, $s1);
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $bc, $k[t + 3].wrapping_add($wm!($w, t + 3, $ss0, $ss1)), $s0, $s1);
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $bc, $k[t + 4].wrapping_add($wm!($w, t + 4, $ss0, $ss1)), $s0, $s1);
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $bc, $k[t + 5].wrapping_add($wm!($w, t + 5, $ss0, $ss1)), $s0, $s1);
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $bc, $k[t + 6].wrapping_add($wm!($w, t + 6, $ss0, $ss1)), $s0, $s1);
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $bc, $k[t + 7].wrapping_add($wm!($w, t + 7, $ss0, $ss1)), $s0, $s1);
     };
 }
 
@@ -262,11 +267,16 @@ macro_rules! w_expand {
 
 #[inline(always)]
 const fn big_s0_256(x: u32) -> u32 {
-    x.rotate_right(2) ^ x.rotate_right(13) ^ x.rotate_right(22)
+    // ROTR 2, 13, 22 nested as ROTR 2 (x ^ ROTR 11 (x ^ ROTR 9 x)): on Arm
+    // each inner rotation is the shifted operand of an `eor` and the outer
+    // one that of the caller's `add`, two instructions instead of three.
+    // The same value everywhere.
+    (x ^ (x ^ x.rotate_right(9)).rotate_right(11)).rotate_right(2)
 }
 #[inline(always)]
 const fn big_s1_256(x: u32) -> u32 {
-    x.rotate_right(6) ^ x.rotate_right(11) ^ x.rotate_right(25)
+    // ROTR 6, 11, 25, nested as in `big_s0_256`.
+    (x ^ (x ^ x.rotate_right(14)).rotate_right(5)).rotate_right(6)
 }
 #[inline(always)]
 const fn small_s0_256(x: u32) -> u32 {
@@ -300,13 +310,14 @@ const fn small_s1_512(x: u64) -> u64 {
 macro_rules! compress_body {
     ($state:ident, $w:ident, $kk:ident; $s0:ident, $s1:ident; $ss0:ident, $ss1:ident) => {
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *$state;
+        let mut bc = b ^ c;
         let (first, rest) = $kk.as_chunks::<16>().0.split_at(1);
         let k = &first[0];
-        eight_rounds!(a b c d e f g h; k, w_load!($w, 0); $s0, $s1, $ss0, $ss1);
-        eight_rounds!(a b c d e f g h; k, w_load!($w, 8); $s0, $s1, $ss0, $ss1);
+        eight_rounds!(a b c d e f g h bc; k, w_load!($w, 0); $s0, $s1, $ss0, $ss1);
+        eight_rounds!(a b c d e f g h bc; k, w_load!($w, 8); $s0, $s1, $ss0, $ss1);
         for k in rest {
-            eight_rounds!(a b c d e f g h; k, w_expand!($w, 0); $s0, $s1, $ss0, $ss1);
-            eight_rounds!(a b c d e f g h; k, w_expand!($w, 8); $s0, $s1, $ss0, $ss1);
+            eight_rounds!(a b c d e f g h bc; k, w_expand!($w, 0); $s0, $s1, $ss0, $ss1);
+            eight_rounds!(a b c d e f g h bc; k, w_expand!($w, 8); $s0, $s1, $ss0, $ss1);
         }
         for (s, x) in $state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
             *s = s.wrapping_add(x);

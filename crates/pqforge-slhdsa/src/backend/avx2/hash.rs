@@ -20,7 +20,7 @@ use pqforge_core::keccak_x4::keccak_f1600_x4_pair;
 use pqforge_core::sha2_multi::{compress256_x8, compress512_x4};
 
 use crate::adrs::Adrs;
-use crate::hash::{Family, Keyed};
+use crate::hash::{Family, Keyed, pad_block};
 
 /// Lanes per call.
 pub(crate) const LANES: usize = 8;
@@ -340,14 +340,6 @@ fn le64(b: &[u8]) -> u64 {
     u64::from_le_bytes(b.try_into().unwrap_or_else(|_| unreachable!("8 bytes")))
 }
 
-/// `dst` = `src` (equal lengths, multiples of 8) in 8-byte pieces: no
-/// call to `memcpy` for these short, variable-length copies.
-fn copy8(dst: &mut [u8], src: &[u8]) {
-    for (d, s) in dst.chunks_exact_mut(8).zip(src.chunks_exact(8)) {
-        d.copy_from_slice(s);
-    }
-}
-
 /// Block `i` (64 bytes) of a lane buffer.
 fn block64(b: &[u8; TBUF], i: usize) -> &[u8; 64] {
     b[i * 64..(i + 1) * 64]
@@ -405,18 +397,4 @@ fn out512(st: &[[u64; 8]; LANES], n: usize, out: &mut [Val; LANES]) {
             b.copy_from_slice(&w.to_be_bytes());
         }
     }
-}
-
-/// The last SHA-2 block of ADRSc || m1 || m2 after the one PK.seed block,
-/// padded, into a zeroed block of 64 (SHA-256) or 128 (SHA-512) bytes: the
-/// bit length fits the low 8 bytes of either length field, whose upper
-/// bytes stay zero.
-fn pad_block(b: &mut [u8], a: &Adrs, m1: &[u8], m2: &[u8]) {
-    let total = 22 + m1.len() + m2.len();
-    b[..22].copy_from_slice(&a.compressed());
-    copy8(&mut b[22..22 + m1.len()], m1);
-    copy8(&mut b[22 + m1.len()..total], m2);
-    b[total] = 0x80;
-    let len = b.len();
-    b[len - 8..].copy_from_slice(&((len + total) as u64 * 8).to_be_bytes());
 }
