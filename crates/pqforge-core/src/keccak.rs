@@ -732,40 +732,45 @@ pub fn shake256(data: &[u8], out: &mut [u8]) {
     x.squeeze(out);
 }
 
-/// SHAKE256 of a message of whole 64-bit lanes that fits one block
-/// (`input`: at most 16 lanes = 128 bytes, each lane the little-endian
-/// value of 8 message bytes), squeezed to `out.len()` lanes (at most 17):
-/// one permutation with no buffering, for hashes called millions of times
-/// on short inputs (SLH-DSA's F, H and PRF). The state is wiped before
-/// returning. On 32-bit targets the lanes are bit-interleaved on the way
-/// in and out and the permutation runs on 32-bit words.
+/// SHAKE256 of a short message that fits one block, given as parts whose
+/// lengths are multiples of 8 bytes (at most 128 bytes in all), squeezed
+/// to `out.len()` bytes (a multiple of 8, at most 136): one permutation,
+/// the parts written straight into the state as 64-bit lanes, no
+/// buffering, for hashes called millions of times on short inputs
+/// (SLH-DSA's F, H and PRF). The state is wiped before returning. On
+/// 32-bit targets the lanes are bit-interleaved on the way in and out and
+/// the permutation runs on 32-bit words.
 ///
 /// # Panics
-/// If `input` has more than 16 lanes or `out` more than 17.
+/// If a length is not a multiple of 8, or the parts exceed 128 bytes, or
+/// `out` 136.
 ///
 /// ```
-/// use pqforge_core::keccak::{shake256, shake256_lanes};
-/// let msg: [u8; 16] = *b"sixteen byte msg";
-/// let lanes = [u64::from_le_bytes(msg[..8].try_into().unwrap()),
-///              u64::from_le_bytes(msg[8..].try_into().unwrap())];
-/// let mut out = [0u64; 3];
-/// shake256_lanes(&lanes, &mut out);
-/// let mut want = [0u8; 24];
-/// shake256(&msg, &mut want);
-/// assert_eq!(out[2].to_le_bytes(), want[16..]);
+/// use pqforge_core::keccak::{shake256, shake256_short};
+/// let (a, b) = (*b"eight by", *b"sixteen byte msg");
+/// let mut out = [0u8; 40];
+/// shake256_short(&[&a, &b], &mut out);
+/// let mut want = [0u8; 40];
+/// shake256(b"eight bysixteen byte msg", &mut want);
+/// assert_eq!(out, want);
 /// ```
-pub fn shake256_lanes(input: &[u64], out: &mut [u64]) {
+pub fn shake256_short(parts: &[&[u8]], out: &mut [u8]) {
     const RATE_LANES: usize = 136 / 8;
-    assert!(input.len() < RATE_LANES && out.len() <= RATE_LANES);
+    assert!(out.len().is_multiple_of(8) && out.len() <= 8 * RATE_LANES);
     let mut st = <SpongeState as Lanes>::ZERO;
-    for (i, &x) in input.iter().enumerate() {
-        st.xor_lane(i, x);
+    let mut i = 0;
+    for p in parts {
+        assert!(p.len().is_multiple_of(8) && i + p.len() / 8 < RATE_LANES);
+        for c in p.as_chunks::<8>().0 {
+            st.xor_lane(i, u64::from_le_bytes(*c));
+            i += 1;
+        }
     }
-    st.xor_lane(input.len(), 0x1F);
+    st.xor_lane(i, 0x1F);
     st.xor_lane(RATE_LANES - 1, 0x80 << 56);
     st.permute();
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = st.lane(i);
+    for (k, o) in out.as_chunks_mut::<8>().0.iter_mut().enumerate() {
+        *o = st.lane(k).to_le_bytes();
     }
     crate::ct::wipe(&mut st);
 }

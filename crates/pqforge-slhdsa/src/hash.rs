@@ -6,7 +6,7 @@
 
 use pqforge_core::ct::wipe;
 use pqforge_core::hmac::{HmacSha256, HmacSha512, mgf1_sha256, mgf1_sha512};
-use pqforge_core::keccak::{Shake256, shake256_lanes};
+use pqforge_core::keccak::{Shake256, shake256_short};
 use pqforge_core::sha2::{Sha256, Sha512, compress256, compress512};
 
 use crate::adrs::Adrs;
@@ -15,8 +15,10 @@ use crate::adrs::Adrs;
 pub trait TState {
     /// Absorbs one value.
     fn update(&mut self, x: &[u8]);
-    /// Writes the n-byte result.
-    fn finalize(self, out: &mut [u8]);
+    /// Writes the n-byte result; the state is used up (by reference, not
+    /// by value: moving a 200-byte Keccak state costs a copy and, on the
+    /// Cortex-M4, a second stack slot).
+    fn finalize(&mut self, out: &mut [u8]);
 }
 
 /// Which family a suite is, for the multi-lane backends.
@@ -75,33 +77,12 @@ pub struct Shake {
     n: usize,
 }
 
-/// The little-endian 64-bit lanes of `b` (a multiple of 8 bytes) into `out`.
-fn lanes_of(b: &[u8], out: &mut [u64]) {
-    for (o, c) in out.iter_mut().zip(b.as_chunks::<8>().0) {
-        *o = u64::from_le_bytes(*c);
-    }
-}
-
 impl Shake {
     /// SHAKE256(PK.seed || ADRS || m1 || m2) to n bytes, all one block
-    /// (at most 3n + 32 = 128 bytes, for H): the lanes are laid out directly and
-    /// permuted once, without the streaming sponge's buffering.
+    /// (at most 3n + 32 = 128 bytes, for H): written straight into the
+    /// state and permuted once, without the streaming sponge's buffering.
     fn one_block(&self, adrs: &Adrs, m1: &[u8], m2: &[u8], out: &mut [u8]) {
-        let w = self.n / 8;
-        let mut lanes = [0u64; 16];
-        lanes_of(&self.seed[..self.n], &mut lanes[..w]);
-        lanes_of(&adrs.0, &mut lanes[w..w + 4]);
-        lanes_of(m1, &mut lanes[w + 4..w + 4 + m1.len() / 8]);
-        let used = w + 4 + (m1.len() + m2.len()) / 8;
-        lanes_of(m2, &mut lanes[w + 4 + m1.len() / 8..used]);
-        let mut o = [0u64; 4];
-        shake256_lanes(&lanes[..used], &mut o[..w]);
-        for (b, x) in out.chunks_exact_mut(8).zip(&o) {
-            b.copy_from_slice(&x.to_le_bytes());
-        }
-        // The lanes may hold SK.seed (PRF) or secret chain values.
-        wipe(&mut lanes);
-        wipe(&mut o);
+        shake256_short(&[&self.seed[..self.n], &adrs.0, m1, m2], out);
     }
 
     fn start(&self, adrs: &Adrs) -> Shake256 {
@@ -119,7 +100,7 @@ impl TState for ShakeT {
     fn update(&mut self, x: &[u8]) {
         self.0.absorb(x);
     }
-    fn finalize(mut self, out: &mut [u8]) {
+    fn finalize(&mut self, out: &mut [u8]) {
         self.0.squeeze(out);
     }
 }
@@ -274,8 +255,8 @@ impl TState for Sha256T {
     fn update(&mut self, x: &[u8]) {
         self.0.update(x);
     }
-    fn finalize(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.0.finalize()[..self.1]);
+    fn finalize(&mut self, out: &mut [u8]) {
+        out.copy_from_slice(&core::mem::take(&mut self.0).finalize()[..self.1]);
     }
 }
 
@@ -286,8 +267,8 @@ impl TState for Sha512T {
     fn update(&mut self, x: &[u8]) {
         self.0.update(x);
     }
-    fn finalize(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.0.finalize()[..self.1]);
+    fn finalize(&mut self, out: &mut [u8]) {
+        out.copy_from_slice(&core::mem::take(&mut self.0).finalize()[..self.1]);
     }
 }
 

@@ -17,7 +17,7 @@ use crate::hash::{HashSuite, TState};
 use crate::params::{ParameterSet, TreeStack};
 
 /// base_2b (Algorithm 4): `out.len()` integers of `b` ≤ 16 bits from `x`,
-/// most significant bit first (u16: WOTS+ digits and FORS indices, a ≤ 14,
+/// most significant bit first (u16: FORS indices, a ≤ 14,
 /// kept small for the Cortex-M4 stack).
 pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u16]) {
     let mut bits = 0usize;
@@ -34,14 +34,21 @@ pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u16]) {
     }
 }
 
-/// The WOTS+ digits of an n-byte message: len1 base-16 digits, then the
-/// three digits of the checksum (Algorithms 7, 8).
-pub(crate) fn wots_digits<P: ParameterSet>(m: &[u8], out: &mut [u16; 67]) {
-    base_2b(&m[..P::N], 4, &mut out[..P::LEN1]);
-    let csum: u32 = out[..P::LEN1].iter().map(|&d| 15 - u32::from(d)).sum();
-    // len2 · lg w = 12 bits: shifted left by 4 into two bytes.
-    let c = ((csum << 4) as u16).to_be_bytes();
-    base_2b(&c, 4, &mut out[P::LEN1..P::LEN]);
+/// The WOTS+ digits of an n-byte message: len1 base-16 digits (base_2b
+/// with b = 4, two per byte, high nibble first), then the three digits of
+/// the 12-bit checksum (Algorithms 7, 8). Bytes, not the u16 of
+/// [`base_2b`]: 67 bytes less on the Cortex-M4 stack.
+pub(crate) fn wots_digits<P: ParameterSet>(m: &[u8], out: &mut [u8; 67]) {
+    let mut csum = 0u32;
+    for (pair, &b) in out[..P::LEN1].as_chunks_mut::<2>().0.iter_mut().zip(m) {
+        *pair = [b >> 4, b & 15];
+        csum += 30 - u32::from(b >> 4) - u32::from(b & 15);
+    }
+    out[P::LEN1..P::LEN].copy_from_slice(&[
+        (csum >> 8) as u8,
+        (csum >> 4) as u8 & 15,
+        csum as u8 & 15,
+    ]);
 }
 
 /// chain (Algorithm 5): `s` steps of F from step `i`, in place.
@@ -73,6 +80,12 @@ fn wots_pk_start<H: HashSuite>(hs: &H, adrs: &Adrs) -> H::T {
 }
 
 /// wots_pkGen (Algorithm 6).
+///
+/// A frame of its own (`inline(never)`, also [`wots_pk_from_sig`]): the
+/// streaming T_len state is live only here, not in the frames of the tree
+/// code around it, which on the Cortex-M4 otherwise keeps it (and its
+/// callers' locals) on the stack during every later hash.
+#[inline(never)]
 fn wots_pkgen<P: ParameterSet>(hs: &P::Hash, sk_seed: &[u8], adrs: &mut Adrs, pk: &mut [u8]) {
     let n = P::N;
     let mut t = wots_pk_start(hs, adrs);
@@ -95,7 +108,7 @@ fn wots_sign<P: ParameterSet>(
     sig: &mut [u8],
 ) {
     let n = P::N;
-    let mut d = [0u16; 67];
+    let mut d = [0u8; 67];
     wots_digits::<P>(m, &mut d);
     for c in 0..P::LEN {
         let x = &mut sig[c * n..(c + 1) * n];
@@ -106,6 +119,7 @@ fn wots_sign<P: ParameterSet>(
 }
 
 /// wots_pkFromSig (Algorithm 8).
+#[inline(never)]
 fn wots_pk_from_sig<P: ParameterSet>(
     hs: &P::Hash,
     sig: &[u8],
@@ -114,7 +128,7 @@ fn wots_pk_from_sig<P: ParameterSet>(
     pk: &mut [u8],
 ) {
     let n = P::N;
-    let mut d = [0u16; 67];
+    let mut d = [0u8; 67];
     wots_digits::<P>(m, &mut d);
     let mut t = wots_pk_start(hs, adrs);
     let mut x = [0u8; 32];
@@ -232,6 +246,9 @@ pub(crate) fn xmss_sign<P: ParameterSet>(
 }
 
 /// xmss_pkFromSig (Algorithm 11).
+///
+/// A frame of its own (`inline(never)`), as [`wots_pk_from_sig`] below it.
+#[inline(never)]
 pub(crate) fn xmss_pk_from_sig<P: ParameterSet>(
     hs: &P::Hash,
     idx: u32,
@@ -435,6 +452,10 @@ pub(crate) fn fors_sign<P: ParameterSet>(
 }
 
 /// fors_pkFromSig (Algorithm 17).
+///
+/// A frame of its own (`inline(never)`): its streaming T state then shares
+/// stack with the hypertree stage instead of adding to it (Cortex-M4).
+#[inline(never)]
 pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
     hs: &P::Hash,
     sig: &[u8],

@@ -343,7 +343,7 @@ pub(crate) fn xmss_sign<P: ParameterSet>(
     treehash(&x8, hs, leaves, P::HP, Some(idx), auth, root);
     // wots_sign (Algorithm 7): the chain starts eight PRFs at a time, then
     // the chains to the message's digits.
-    let mut d = [0u16; 67];
+    let mut d = [0u8; 67];
     internal::wots_digits::<P>(m, &mut d);
     let d = d.map(u32::from);
     let mut vals = [[0u8; 32]; 72];
@@ -387,7 +387,7 @@ pub(crate) fn xmss_pk_from_sig<P: ParameterSet>(
     let n = P::N;
     let x8 = X8::new(hs.keyed());
     let (wsig, auth) = sig.split_at(P::LEN * n);
-    let mut d = [0u16; 67];
+    let mut d = [0u8; 67];
     internal::wots_digits::<P>(m, &mut d);
     let d = d.map(u32::from);
     let mut rest = [0u32; 67];
