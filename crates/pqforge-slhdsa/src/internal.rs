@@ -128,6 +128,8 @@ fn wots_pk_from_sig<P: ParameterSet>(
     pk: &mut [u8],
 ) {
     let n = P::N;
+    // Exactly len · n bytes, so the loop's bounds need no division by n.
+    let sig = &sig[..P::LEN * n];
     let mut d = [0u8; 67];
     wots_digits::<P>(m, &mut d);
     let mut t = wots_pk_start(hs, adrs);
@@ -467,6 +469,9 @@ pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
     let mut ind = [0u16; 35];
     base_2b(md, P::A, &mut ind[..P::K]);
     let part = (1 + P::A) * n;
+    // The exact length as a constant multiple of `part`, so the loop's
+    // bounds need no division by it (opt-level z outlined one).
+    let sig = &sig[..P::K * part];
     let mut roots = {
         let mut a = *adrs;
         a.set_type_and_clear(kind::FORS_ROOTS);

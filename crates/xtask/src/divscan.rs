@@ -74,17 +74,6 @@ const ALLOW: &[(&str, &str)] = &[
         "pqforge_core::keccak_x4::SpongeX4<",
         "squeeze_blocks (opt-level z): output length / rate, public",
     ),
-    (
-        "pqforge_slhdsa::internal::fors_pk_from_sig",
-        "opt-level z only (an outlined udiv): every input is public, in verification \
-         (signature, message digest) and in signing (SIG_FORS, declassified once written)",
-    ),
-    (
-        "pqforge_slhdsa::internal::xmss_pk_from_sig",
-        "opt-level z only (an outlined udiv, 192 sets): every input is public, in \
-         verification (signature) and in signing (the XMSS signature, declassified once \
-         written)",
-    ),
 ];
 
 /// Reviewed helpers reached through calls (substring), with the reason.
