@@ -16,6 +16,7 @@ use core::ops::Range;
 
 use crate::bytes::{array_mut, array_ref};
 use crate::kem::{self, Kem, PreparedDk, PreparedEk};
+use crate::keyfile::{self, PrivateKeyParts};
 use crate::sig::{self, PreparedSk, PreparedVk, SignOptions, SignatureScheme};
 use crate::{AlgInfo, CryptoRng, Error};
 
@@ -94,6 +95,22 @@ pub trait DynKem: Send + Sync {
 
     /// Byte ranges of the encoded decapsulation key that are public.
     fn dk_public_ranges(&self) -> &'static [Range<usize>];
+
+    /// Loads a private key from key-file parts (seed, expanded key, both,
+    /// public key) into the expanded encoding `dk`, with every consistency
+    /// check of [`crate::keyfile::decaps_key_from_parts`] (regeneration
+    /// from the seed, `both` must agree, pairwise test of an expanded key).
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] with the reason; [`Error::Length`].
+    fn import_private_key(&self, parts: &PrivateKeyParts<'_>, dk: &mut [u8]) -> Result<(), Error>;
+
+    /// Writes the encapsulation key that `dk` embeds into `ek`.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] if this set's decapsulation keys do not embed
+    /// it (Classic McEliece); key and length errors.
+    fn encaps_key_from_dk(&self, dk: &[u8], ek: &mut [u8]) -> Result<(), Error>;
 }
 
 /// Object-safe signature interface over byte slices.
@@ -195,6 +212,14 @@ pub trait DynSig: Send + Sync {
 
     /// Byte ranges of the encoded signing key that are public.
     fn sk_public_ranges(&self) -> &'static [Range<usize>];
+
+    /// Loads a private key from key-file parts into the expanded encoding
+    /// `sk`, with every consistency check of
+    /// [`crate::keyfile::signing_key_from_parts`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] with the reason; [`Error::Length`].
+    fn import_private_key(&self, parts: &PrivateKeyParts<'_>, sk: &mut [u8]) -> Result<(), Error>;
 }
 
 /// A registered parameter set, dynamically typed.
@@ -367,6 +392,30 @@ impl<P: Kem> DynKem for KemAlg<P> {
     fn dk_public_ranges(&self) -> &'static [Range<usize>] {
         P::DK_PUBLIC
     }
+
+    fn import_private_key(&self, parts: &PrivateKeyParts<'_>, dk: &mut [u8]) -> Result<(), Error> {
+        let out = array_mut::<P::DkBytes>("decapsulation key buffer", dk)?;
+        let key = keyfile::decaps_key_from_parts::<P>(parts)?;
+        *out = *key.as_bytes();
+        Ok(())
+    }
+
+    fn encaps_key_from_dk(&self, dk: &[u8], ek: &mut [u8]) -> Result<(), Error> {
+        let out = array_mut::<P::EkBytes>("encapsulation key buffer", ek)?;
+        let Some(off) = P::DK_EK_OFFSET else {
+            return Err(Error::Unsupported {
+                alg: P::INFO.name,
+                what: "deriving the public key from the private key (it is not embedded)",
+            });
+        };
+        let (dk, mut state) = kem::prepare_dk::<P>(dk)?;
+        zeroize::Zeroize::zeroize(&mut state);
+        let ek_bytes = &dk.as_ref()[off..off + out.as_ref().len()];
+        // The embedded key must itself be a valid encapsulation key.
+        kem::prepare_ek::<P>(ek_bytes)?;
+        out.as_mut().copy_from_slice(ek_bytes);
+        Ok(())
+    }
 }
 
 /// Checks `opts`, then signs into `sig`.
@@ -510,6 +559,13 @@ impl<P: SignatureScheme> DynSig for SigAlg<P> {
 
     fn sk_public_ranges(&self) -> &'static [Range<usize>] {
         P::SK_PUBLIC
+    }
+
+    fn import_private_key(&self, parts: &PrivateKeyParts<'_>, sk: &mut [u8]) -> Result<(), Error> {
+        let out = array_mut::<P::SkBytes>("signing key buffer", sk)?;
+        let key = keyfile::signing_key_from_parts::<P>(parts)?;
+        *out = *key.as_bytes();
+        Ok(())
     }
 }
 

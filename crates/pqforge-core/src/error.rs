@@ -35,6 +35,9 @@ pub enum Error {
     /// A key failed a consistency check (for example a decapsulation key whose
     /// embedded hash or seed does not match its encapsulation key).
     InvalidKey(&'static str),
+    /// A key file (DER, PEM) is malformed or is not the expected
+    /// algorithm's.
+    KeyFormat(&'static str),
     /// A signature was not accepted.
     Verification,
     /// A context string or message is outside what the scheme allows.
@@ -67,6 +70,7 @@ impl fmt::Display for Error {
             }
             Error::Encoding(what) => write!(f, "invalid encoding: {what}"),
             Error::InvalidKey(what) => write!(f, "invalid key: {what}"),
+            Error::KeyFormat(what) => write!(f, "key file: {what}"),
             Error::Verification => f.write_str("signature verification failed"),
             Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
             Error::Rng => f.write_str("random number generator failure"),

@@ -55,6 +55,7 @@ pub mod kat;
 pub mod keccak;
 pub mod keccak_x4;
 pub mod kem;
+pub mod keyfile;
 mod keys;
 pub mod names;
 #[cfg(feature = "alloc")]

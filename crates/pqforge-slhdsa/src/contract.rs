@@ -126,11 +126,31 @@ macro_rules! slhdsa_set {
             }
 
             /// Every 4n-byte string is accepted. PK.root is not recomputed
-            /// from SK.seed (that is a whole key generation, up to tens of
-            /// milliseconds for the s sets): a key whose PK.root is not
-            /// its own signs, but its signatures do not verify.
+            /// from SK.seed here (that is a whole key generation, up to
+            /// tens of milliseconds for the s sets): a key whose PK.root is
+            /// not its own signs, but its signatures do not verify. Keys
+            /// loaded from files run [`Self::check_sk_consistency`].
             fn prepare_sk(_sk: &[u8; 4 * $n]) -> Result<(), Error> {
                 Ok(())
+            }
+
+            /// PK.root recomputed from SK.seed and PK.seed
+            /// (slh_keygen_internal) must be the stored one.
+            fn check_sk_consistency(sk: PreparedSk<'_, Self>) -> Result<(), Error> {
+                let sk = sk.bytes();
+                let (mut vk, mut sk2) = ([0u8; 2 * $n], [0u8; 4 * $n]);
+                let (sk_seed, rest) = sk.split_at($n);
+                let (sk_prf, rest) = rest.split_at($n);
+                internal::keygen::<Self>(sk_seed, sk_prf, &rest[..$n], &mut sk2, &mut vk);
+                pqforge_core::ct::wipe(&mut sk2);
+                // PK.root is public (keygen declassified the recomputed one).
+                if vk[..] == sk[2 * $n..] {
+                    Ok(())
+                } else {
+                    Err(Error::InvalidKey(
+                        "SLH-DSA private key: PK.root is not the root its SK.seed and PK.seed give",
+                    ))
+                }
             }
 
             /// slh_keygen_internal(SK.seed, SK.prf, PK.seed) (Algorithm 18).

@@ -44,7 +44,12 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "std")]
+extern crate alloc;
+
+#[cfg(feature = "std")]
 pub mod katgen;
+#[cfg(feature = "pkcs8")]
+pub mod keyfile;
 mod registry;
 #[cfg(feature = "std")]
 pub mod selftest;

@@ -70,6 +70,20 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// [`Error::Encoding`] / [`Error::InvalidKey`].
     fn prepare_sk(sk: &Self::SkBytes) -> Result<Self::SkState, Error>;
 
+    /// The consistency check of a signing key that costs too much for
+    /// [`SignatureScheme::prepare_sk`], which runs on every `TryFrom`: for
+    /// SLH-DSA, recomputing PK.root from SK.seed and PK.seed (one key
+    /// generation). Keys loaded from key files run it
+    /// ([`crate::keyfile::signing_key_from_parts`]); the default has nothing
+    /// to add.
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] with the reason.
+    fn check_sk_consistency(sk: PreparedSk<'_, Self>) -> Result<(), Error> {
+        let _ = sk;
+        Ok(())
+    }
+
     /// Deterministic key generation, with the states of the new keys.
     fn keygen_derand_into(
         seed: &Self::KeygenSeed,
