@@ -47,12 +47,16 @@ use alloc::vec::Vec;
 
 use pqforge_core::keyfile::{
     self as kf, LineEnding, ObjectIdentifier, PQFORGE_PRIVATE_LABEL, PQFORGE_PUBLIC_LABEL,
-    PRIVATE_LABEL, PUBLIC_LABEL, PqforgeKey, PrivateKeyForm, PrivateKeyParts,
+    PRIVATE_LABEL, PUBLIC_LABEL, PqforgeKey, PrivateKeyParts,
 };
 use pqforge_core::{CryptoRng, Error, Kind, Scheme};
 use zeroize::Zeroizing;
 
 use crate::Algorithm;
+
+/// The private-key forms of RFC 9935 / RFC 9881 (`seed`, `expandedKey`,
+/// `both`).
+pub use pqforge_core::keyfile::PrivateKeyForm;
 
 /// How a key is written (and, for [`Encoding::Raw`], read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -18,9 +18,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use der::{Decode, Encode};
-use pqforge::keyfile::{Encoding, PrivateKey, PublicKey};
+use pqforge::keyfile::{Encoding, PrivateKey, PrivateKeyForm, PublicKey};
 use pqforge::{Algorithm, Error, SignOptions};
-use pqforge_core::keyfile::PrivateKeyForm;
 
 fn data() -> Option<PathBuf> {
     pqforge::kat::data_dir()
