@@ -20,6 +20,7 @@
 //! [`decaps_key_from_parts`] / [`signing_key_from_parts`]).
 //!
 //! ```
+//! # #[cfg(feature = "pkcs8")] {
 //! use pqforge_core::AlgInfo;
 //! use pqforge_core::keyfile::{self, PrivateKeyParts};
 //! // Any AlgInfo with an OID and seed-form keys (ML-KEM-768's sizes here).
@@ -34,6 +35,7 @@
 //! let back = keyfile::decode_private_key(&INFO, der).unwrap();
 //! assert_eq!(back.seed, Some(&seed[..]));
 //! assert!(back.expanded.is_none());
+//! # }
 //! ```
 
 use crate::bytes::{ByteArray, array_ref};

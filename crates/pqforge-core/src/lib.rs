@@ -1,39 +1,4 @@
-//! Shared building blocks of the pqforge post-quantum suite.
-//!
-//! * The contracts every parameter set implements once, in place:
-//!   [`Kem`] and [`SignatureScheme`] (with [`SignOptions`]). Generated from
-//!   them, here in core: the typed API ([`EncapsKey`], [`DecapsKey`],
-//!   [`Ciphertext`], [`SharedSecret`], [`SigningKey`], [`VerifyingKey`],
-//!   [`Signature`]: exact-size arrays, no heap), the dynamic API
-//!   ([`DynKem`], [`DynSig`], [`Scheme`]) and, with the `rustcrypto`
-//!   feature, the RustCrypto `kem` and `signature` traits.
-//! * [`AlgInfo`]: the metadata of a parameter set (sizes, status, OIDs,
-//!   key forms, C symbol stem, names).
-//! * [`Error`]: the one error type of the suite.
-//! * [`cpu`]: run-time CPU features and the tokens that guard
-//!   `#[target_feature]` code.
-//! * [`ct`], [`ctgrind`]: constant-time helpers and valgrind markers.
-//! * [`keccak`], [`keccak_x4`]: Keccak-f\[1600\] (64-bit, bit-interleaved
-//!   32-bit, four-way AVX2) and the FIPS 202 sponges.
-//! * [`sha2`]: SHA-224/256/384/512 and SHA-512/224, SHA-512/256 (FIPS
-//!   180-4), streaming and one-shot, with the raw compression functions
-//!   for midstates; [`sha2_multi`]: eight SHA-256 or four SHA-512
-//!   compressions at once (AVX2, AVX-512VL) and the SHA-extension
-//!   compression.
-//! * [`kat`]: the NIST AES-256-CTR DRBG of PQCgenKAT and the HQC SHAKE256 KAT
-//!   generator; with `alloc`, the `.req`/`.rsp` parser and writer.
-//!
-//! ```
-//! use pqforge_core::keccak::sha3_256;
-//! let d = sha3_256(b"");
-//! assert_eq!(d[0], 0xa7);
-//! ```
-//!
-//! Cargo features: `alloc` (prepared keys of the dynamic API, `.rsp`
-//! files), `std`, `rustcrypto`, `getrandom` (key generation from the
-//! operating system's generator), `ctgrind` (valgrind markers; harness
-//! builds only), `test-util` (the deterministic test generator of the
-//! test suites).
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

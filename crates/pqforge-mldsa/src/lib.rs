@@ -1,30 +1,4 @@
-//! ML-DSA-44/65/87 (FIPS 204, August 2024): constant-time, `no_std`, no
-//! heap.
-//!
-//! The parameter sets [`MlDsa44`], [`MlDsa65`] and [`MlDsa87`] implement
-//! core's [`SignatureScheme`](pqforge_core::SignatureScheme): pure ML-DSA
-//! with a context of up to 255 bytes, HashML-DSA, external μ, hedged by
-//! default and deterministic on request; private keys as the 32-byte seed
-//! ξ or the FIPS 204 expanded encoding (checked against its own public
-//! part on import). Verification is strict (one encoding of each signature).
-//!
-//! ```
-//! use pqforge_core::{SignOptions, SignatureScheme, testing::TestRng};
-//! use pqforge_mldsa::MlDsa65;
-//!
-//! let mut rng = TestRng::new(1);
-//! let (vk, sk) = MlDsa65::keygen(&mut rng);
-//! let opts = SignOptions::new().with_context(b"example");
-//! let sig = MlDsa65::sign_with(&sk, b"message", &opts, &mut rng).unwrap();
-//! assert!(MlDsa65::verify_with(&vk, b"message", &opts, sig.as_ref()).is_ok());
-//! ```
-//!
-//! Layout: `arith` (mod-q reductions, NTT), `rounding` (Power2Round,
-//! Decompose, MakeHint, UseHint, division-free), `pack`, `sample`
-//! (ExpandA/S/Mask, SampleInBall), `keygen`/`sign`/`verify` (the
-//! algorithms, generic over the `backend` kernels), `contract` (the
-//! `SignatureScheme` impls). The `hazmat` feature exposes the FIPS 204
-//! internal algorithms one by one (module `hazmat`).
+#![doc = include_str!("../README.md")]
 
 #![no_std]
 

@@ -1,46 +1,4 @@
-//! # pqforge
-//!
-//! Pure-Rust post-quantum cryptography behind one contract. Every parameter
-//! set is available three ways:
-//!
-//! * **typed** (exact byte-array sizes, no heap, `no_std`): the scheme
-//!   crates' parameter-set types, re-exported here as [`hqc`], [`mlkem`],
-//!   [`mceliece`], [`falcon`], implementing [`Kem`] or [`SignatureScheme`];
-//! * **dynamic**: an [`Algorithm`] parsed from any spelling of its name,
-//!   whose [`DynKem`] / [`DynSig`] work on byte slices, one-shot or with
-//!   keys checked once ([`DynKem::prepare_dk`], feature `std`);
-//! * **RustCrypto traits** (feature `rustcrypto`): [`rustcrypto::RcKem`]
-//!   for every KEM, `signature::{Signer, Verifier, ...}` for every
-//!   signature scheme.
-//!
-//! Any KEM by name, with prepared keys:
-//!
-//! ```
-//! # #[cfg(all(feature = "hqc", feature = "mlkem"))] {
-//! use pqforge::Algorithm;
-//!
-//! let mut rng = rand::rng(); // any rand_core 0.10 CryptoRng
-//! for name in ["ML-KEM-768", "hqc-1"] {
-//!     let kem = name.parse::<Algorithm>().unwrap().kem().unwrap();
-//!     let i = kem.info();
-//!     let (mut ek, mut dk) = (vec![0u8; i.pk_bytes], vec![0u8; i.sk_bytes]);
-//!     kem.keygen(&mut rng, &mut ek, &mut dk).unwrap();
-//!     let ek = kem.prepare_ek(&ek).unwrap(); // every input check, once
-//!     let dk = kem.prepare_dk(&dk).unwrap();
-//!     let (mut ct, mut k1, mut k2) = (vec![0u8; i.ct_bytes], vec![0u8; i.ss_bytes], vec![0u8; i.ss_bytes]);
-//!     ek.encaps(&mut rng, &mut ct, &mut k1).unwrap();
-//!     dk.decaps(&ct, &mut k2).unwrap();
-//!     assert_eq!(k1, k2);
-//! }
-//! # }
-//! ```
-//!
-//! Cargo features: one per scheme family (`hqc`, `mlkem`, `mceliece`,
-//! `falcon` on by default; `fndsa` for the FN-DSA draft), `std` (KAT
-//! writer, self-test, prepared keys of the dynamic API), `rustcrypto`,
-//! `getrandom` (`P::generate()` from the operating system's generator),
-//! `ctgrind` (valgrind markers for the constant-time harness; never in
-//! production builds).
+#![doc = include_str!("../README.md")]
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "std")]
