@@ -1,7 +1,8 @@
 //! `pqforge vectors` on every official ML-KEM vector file in the shared
 //! data directory: NIST ACVP (keyGen, encapDecap, encapDecap-tr1),
 //! Wycheproof `mlkem_*`, C2SP CCTV (intermediate, modulus, strcmp,
-//! unluckysample, accumulated 10k). Zero failures required. Without the data
+//! unluckysample, accumulated 10k), OpenSSL's ML-KEM key-codec files.
+//! Zero failures required. Without the data
 //! the test skips, except under `CI=true`, where it fails.
 #![cfg(feature = "mlkem-vectors")]
 
@@ -17,6 +18,7 @@ fn inputs() -> Option<Vec<PathBuf>> {
         v.join("acvp/ML-KEM-encapDecap-FIPS203-tr1"),
         v.join("cctv/ML-KEM"),
         v.join("cctv/accumulated-hashes.json"),
+        v.join("openssl/15-test_ml_kem_codecs_data"),
     ];
     let wp = v.join("wycheproof/testvectors_v1");
     let mut wy: Vec<PathBuf> = std::fs::read_dir(&wp)
@@ -66,13 +68,17 @@ fn every_official_mlkem_vector_passes() {
     let (passed, failed) = (count(" passed").unwrap_or(0), count(" failed").unwrap_or(1));
     assert_eq!(failed, 0, "{stdout}");
     // 75 ACVP keyGen + 165 + 195 encapDecap, 1701 Wycheproof, 2619 CCTV
-    // checks + 3 accumulated = 4758. Guards against silently skipped files.
-    assert!(passed >= 4758, "only {passed} vectors ran:\n{stdout}");
+    // checks + 3 accumulated, 21 key files + 3 ciphertexts of the OpenSSL
+    // codec data = 4782. Guards against silently skipped files.
+    assert!(passed >= 4782, "only {passed} vectors ran:\n{stdout}");
     for needle in [
         "ML-KEM-keyGen-FIPS203/internalProjection.json: ml-kem-768: 25 passed, 0 failed",
         "mlkem_768_semi_expanded_decaps_test.json: ml-kem-768: 9 passed, 0 failed",
         "modulus/ML-KEM-1024.txt.gz: ml-kem-1024: 1040 passed, 0 failed",
         "ml-kem-768 accumulated x10000: 1 passed, 0 failed",
+        "15-test_ml_kem_codecs_data/prv-512-seed-priv.pem: ml-kem-512: 1 passed, 0 failed",
+        "15-test_ml_kem_codecs_data/prv-1024-bare-seed.pem: ml-kem-1024: 1 passed, 0 failed",
+        "15-test_ml_kem_codecs_data/ct-768.dat: ml-kem-768: 1 passed, 0 failed",
     ] {
         assert!(stdout.contains(needle), "missing `{needle}` in:\n{stdout}");
     }

@@ -61,9 +61,9 @@
 //!   (`prv-N-seed.txt`: ξ → priv, pub; `prv-N-priv.txt`: priv → pub;
 //!   `pub-N.txt`; all equal to KeyGen(ξ = 00 01 … 1f), the recipe's key)
 //!   and `sig-N.dat` (the deterministic pure signature, empty context, of
-//!   the DER of `pub-N.pem`, which must be next to it). The `.pem` files are
-//!   PKCS#8 / SubjectPublicKeyInfo encodings: skipped (counted as such),
-//!   pqforge has no PKCS#8 / SPKI codec yet.
+//!   the DER of `pub-N.pem`, which must be next to it). The `.pem` files
+//!   (PKCS#8 / SubjectPublicKeyInfo) are run by the key-file handler
+//!   (`keyfiles.rs`).
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -133,18 +133,6 @@ pub(crate) fn handle(
             (bytes.len() == set.dyn_sig().info().sig_bytes)
                 .then(|| codec_signature(path, bytes, set))
         }
-        "pem" => {
-            let set = Set::from_name(name.split('-').nth(1)?)?;
-            let der = pem_body(bytes)?;
-            contains(&der, &set.oid_der()).then(|| {
-                let mut c = Counts::new(set.alg());
-                c.skip(
-                    1,
-                    "PKCS#8 / SubjectPublicKeyInfo encoding: pqforge has no PKCS#8 / SPKI codec yet",
-                );
-                Ok(vec![c])
-            })
-        }
         _ => None,
     }
 }
@@ -200,18 +188,6 @@ impl Set {
             .ok()
             .and_then(Algorithm::sig)
             .expect("feature mldsa-vectors builds ML-DSA into the registry")
-    }
-
-    /// DER of the set's OID 2.16.840.1.101.3.4.3.{17,18,19}.
-    fn oid_der(self) -> [u8; 11] {
-        let last = match self {
-            Set::D44 => 0x11,
-            Set::D65 => 0x12,
-            Set::D87 => 0x13,
-        };
-        [
-            0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, last,
-        ]
     }
 }
 

@@ -16,6 +16,7 @@
 
 #[cfg(any(feature = "mldsa-vectors", feature = "slhdsa-vectors"))]
 mod common;
+mod keyfiles;
 #[cfg(feature = "mldsa-vectors")]
 mod mldsa;
 #[cfg(feature = "mlkem-vectors")]
@@ -117,6 +118,7 @@ pub(crate) type Handler = fn(&Path, &[u8], &Ctx) -> Option<Result<Vec<Counts>, F
 /// Every format this build understands, tried in order.
 const HANDLERS: &[Handler] = &[
     rsp::handle,
+    keyfiles::handle,
     #[cfg(feature = "mlkem-vectors")]
     mlkem::handle,
     #[cfg(feature = "mldsa-vectors")]
