@@ -111,9 +111,9 @@ enum Cmd {
         /// Only algorithms whose name contains this string.
         #[arg(long)]
         filter: Option<String>,
-        /// Rounds per algorithm.
-        #[arg(long, default_value_t = 10)]
-        rounds: usize,
+        /// Rounds per algorithm (1 to 1,000,000).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        rounds: u32,
     },
     /// Time, stack and heap of every operation.
     Bench {
@@ -122,9 +122,10 @@ enum Cmd {
         filter: Option<String>,
         #[arg(long, value_enum, default_value = "md")]
         format: BenchFormat,
-        /// Iterations per operation (fewer if an operation exceeds the time budget).
-        #[arg(long, default_value_t = 100)]
-        iters: usize,
+        /// Iterations per operation, 1 to 1,000,000 (fewer if an operation
+        /// exceeds the time budget).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        iters: u32,
         /// Also draw the medians as an SVG chart.
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<PathBuf>,
@@ -326,13 +327,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out,
             write_req,
         }) => kat::run(&alg, req.as_deref(), out.as_deref(), write_req),
-        Some(Cmd::Test { filter, rounds }) => selftest::run(filter.as_deref(), rounds),
+        Some(Cmd::Test { filter, rounds }) => selftest::run(filter.as_deref(), rounds as usize),
         Some(Cmd::Bench {
             filter,
             format,
             iters,
             plot,
-        }) => bench::run(filter.as_deref(), format, iters, plot.as_deref()),
+        }) => bench::run(filter.as_deref(), format, iters as usize, plot.as_deref()),
         Some(Cmd::Vectors { paths, alg }) => vectors::run(&paths, alg.as_deref()),
         Some(Cmd::Keygen {
             alg,
