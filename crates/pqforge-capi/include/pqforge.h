@@ -10,6 +10,32 @@
 #include <stdint.h>
 
 /*
+ Public (encapsulation / verifying) key bytes ([`pqforge_kem_size`],
+ [`pqforge_sig_size`]).
+ */
+#define PQFORGE_PUBLIC_KEY_BYTES 0
+
+/*
+ Secret (decapsulation / signing) key bytes.
+ */
+#define PQFORGE_SECRET_KEY_BYTES 1
+
+/*
+ Ciphertext bytes (KEM).
+ */
+#define PQFORGE_CIPHERTEXT_BYTES 2
+
+/*
+ Shared-secret bytes (KEM).
+ */
+#define PQFORGE_SHARED_SECRET_BYTES 3
+
+/*
+ Maximum signature bytes (signature).
+ */
+#define PQFORGE_SIGNATURE_BYTES 4
+
+/*
  `hqc-1` (HQC, draft): bytes of the public (encapsulation) key.
  */
 #define PQFORGE_HQC1_CRYPTO_PUBLICKEYBYTES 2241
@@ -905,32 +931,6 @@
 #define PQFORGE_SLHDSASHAKE256F_CRYPTO_BYTES 49856
 
 /*
- Which size of a handle's set ([`pqforge_kem_size`], [`pqforge_sig_size`]).
- */
-typedef enum pqforge_size {
-  /*
-   Public (encapsulation / verifying) key bytes.
-   */
-  PQFORGE_PUBLIC_KEY_BYTES = 0,
-  /*
-   Secret (decapsulation / signing) key bytes.
-   */
-  PQFORGE_SECRET_KEY_BYTES = 1,
-  /*
-   Ciphertext bytes (KEM).
-   */
-  PQFORGE_CIPHERTEXT_BYTES = 2,
-  /*
-   Shared-secret bytes (KEM).
-   */
-  PQFORGE_SHARED_SECRET_BYTES = 3,
-  /*
-   Maximum signature bytes (signature).
-   */
-  PQFORGE_SIGNATURE_BYTES = 4,
-} pqforge_size;
-
-/*
  Result of every function: 0 on success, a negative value otherwise.
  */
 typedef enum pqforge_status {
@@ -992,14 +992,14 @@ typedef enum pqforge_status {
 } pqforge_status;
 
 /*
- A KEM chosen by name ([`pqforge_kem_new`]); free with
- [`pqforge_kem_free`].
+ A KEM chosen by name ([`pqforge_kem_new`]): a static handle, valid
+ for the life of the program ([`pqforge_kem_free`] does nothing).
  */
 typedef struct pqforge_kem pqforge_kem;
 
 /*
- A signature scheme chosen by name ([`pqforge_sig_new`]); free with
- [`pqforge_sig_free`].
+ A signature scheme chosen by name ([`pqforge_sig_new`]): a static
+ handle, valid for the life of the program.
  */
 typedef struct pqforge_sig pqforge_sig;
 
@@ -1019,11 +1019,16 @@ extern "C" {
 const char *pqforge_strerror(int status);
 
 /*
- Replaces the random source of every later call by `cb` (for
- deterministic tests and the NIST KAT generator's `randombytes`);
- `NULL` restores the operating system's generator. Process-wide.
+ Replaces the random source of every later call, in every thread, by
+ `cb`, and returns the previous callback (NULL: the operating system's
+ generator, which `NULL` restores). For deterministic tests and the NIST
+ KAT generator's `randombytes`; a production program has no reason to
+ call it. `cb` may be called from any thread (it must be thread-safe),
+ must not unwind or `longjmp` out, and must fill exactly `len` bytes and
+ return 0 (anything else fails the operation, whose outputs are then
+ wiped).
  */
-void pqforge_set_randombytes(pqforge_randombytes_fn cb);
+pqforge_randombytes_fn pqforge_set_randombytes(pqforge_randombytes_fn cb);
 
 /*
  Seeds the KAT generator that the official `.rsp` files of `alg` were
@@ -1031,13 +1036,17 @@ void pqforge_set_randombytes(pqforge_randombytes_fn cb);
  the 48-byte `seed` of a record; [`pqforge_kat_randombytes`] then draws
  from it. Install that as the callback to regenerate a KAT record.
 
+ Built only with the cargo feature `kat` (a library for test programs):
+ a production library cannot be switched to a known random stream.
+
  # Safety
  `alg` is a NUL-terminated string; `seed` points to 48 readable bytes.
  */
 int pqforge_kat_rng_init(const char *alg, const uint8_t *seed);
 
 /*
- Draws `len` bytes from the KAT generator (a `randombytes` callback).
+ Draws `len` bytes from the KAT generator (a `randombytes` callback;
+ feature `kat`).
 
  # Safety
  `buf` points to `len` writable bytes.
@@ -1064,60 +1073,58 @@ int pqforge_algorithm_kind(size_t index);
 /*
  The KEM named `name` (any spelling `pqforge list` accepts:
  `"ml-kem-768"`, `"MLKEM768"`, ...), or NULL if there is none in this
- build.
+ build. The handle is static: it never needs freeing and stays valid.
 
  # Safety
  `name` is NULL or a NUL-terminated string.
  */
-struct pqforge_kem *pqforge_kem_new(const char *name);
+const struct pqforge_kem *pqforge_kem_new(const char *name);
 
 /*
- Frees a handle of [`pqforge_kem_new`] (NULL is ignored).
-
- # Safety
- `k` is NULL or a handle not freed before.
+ Does nothing: handles are static. Kept so that code written for
+ allocated handles stays correct.
  */
-void pqforge_kem_free(struct pqforge_kem *k);
+void pqforge_kem_free(const struct pqforge_kem *k);
 
 /*
- The signature scheme named `name`, or NULL.
+ The signature scheme named `name`, or NULL; a static handle.
 
  # Safety
  `name` is NULL or a NUL-terminated string.
  */
-struct pqforge_sig *pqforge_sig_new(const char *name);
+const struct pqforge_sig *pqforge_sig_new(const char *name);
 
 /*
- Frees a handle of [`pqforge_sig_new`] (NULL is ignored).
-
- # Safety
- `s` is NULL or a handle not freed before.
+ Does nothing: handles are static.
  */
-void pqforge_sig_free(struct pqforge_sig *s);
+void pqforge_sig_free(const struct pqforge_sig *s);
 
 /*
- A size of the KEM's set (0 for NULL or a size a KEM does not have).
+ A size of the KEM's set, `what` one of `PQFORGE_PUBLIC_KEY_BYTES`,
+ `PQFORGE_SECRET_KEY_BYTES`, `PQFORGE_CIPHERTEXT_BYTES`,
+ `PQFORGE_SHARED_SECRET_BYTES` (0 for NULL or any other value).
 
  # Safety
- `k` is NULL or a live handle.
+ `k` is NULL or a handle of [`pqforge_kem_new`].
  */
-size_t pqforge_kem_size(const struct pqforge_kem *k, enum pqforge_size what);
+size_t pqforge_kem_size(const struct pqforge_kem *k, int what);
 
 /*
- A size of the signature scheme's set (0 for NULL or a size it does not
- have).
+ A size of the signature scheme's set, `what` one of
+ `PQFORGE_PUBLIC_KEY_BYTES`, `PQFORGE_SECRET_KEY_BYTES`,
+ `PQFORGE_SIGNATURE_BYTES` (0 for NULL or any other value).
 
  # Safety
- `s` is NULL or a live handle.
+ `s` is NULL or a handle of [`pqforge_sig_new`].
  */
-size_t pqforge_sig_size(const struct pqforge_sig *s, enum pqforge_size what);
+size_t pqforge_sig_size(const struct pqforge_sig *s, int what);
 
 /*
  The canonical name of the KEM's set (a static NUL-terminated string),
  or NULL.
 
  # Safety
- `k` is NULL or a live handle.
+ `k` is NULL or a handle of [`pqforge_kem_new`].
  */
 const char *pqforge_kem_name(const struct pqforge_kem *k);
 
@@ -1125,15 +1132,16 @@ const char *pqforge_kem_name(const struct pqforge_kem *k);
  The canonical name of the signature scheme's set, or NULL.
 
  # Safety
- `s` is NULL or a live handle.
+ `s` is NULL or a handle of [`pqforge_sig_new`].
  */
 const char *pqforge_sig_name(const struct pqforge_sig *s);
 
 /*
- Generates a key pair into `pk` (`pk_len` bytes) and `sk`.
+ Generates a key pair into `pk` (`pk_len` bytes) and `sk`. On failure
+ both are wiped.
 
  # Safety
- `k` is a live handle; the buffers have the lengths given.
+ `k` is a handle; the buffers have the lengths given.
  */
 int pqforge_kem_keypair(const struct pqforge_kem *k,
                         uint8_t *pk,
@@ -1143,10 +1151,11 @@ int pqforge_kem_keypair(const struct pqforge_kem *k,
 
 /*
  Encapsulates to `pk`: the ciphertext into `ct`, the shared secret into
- `ss`. Every length must be the set's exactly.
+ `ss`. Every length must be the set's exactly. On failure both outputs
+ are wiped.
 
  # Safety
- `k` is a live handle; the buffers have the lengths given.
+ `k` is a handle; the buffers have the lengths given.
  */
 int pqforge_kem_encaps(const struct pqforge_kem *k,
                        uint8_t *ct,
@@ -1158,10 +1167,10 @@ int pqforge_kem_encaps(const struct pqforge_kem *k,
 
 /*
  Decapsulates `ct` with `sk` into `ss` (implicit rejection: a ciphertext
- of the right length never fails).
+ of the right length never fails; `ss` is wiped on any failure).
 
  # Safety
- `k` is a live handle; the buffers have the lengths given.
+ `k` is a handle; the buffers have the lengths given.
  */
 int pqforge_kem_decaps(const struct pqforge_kem *k,
                        uint8_t *ss,
@@ -1172,10 +1181,10 @@ int pqforge_kem_decaps(const struct pqforge_kem *k,
                        size_t sk_len);
 
 /*
- Generates a key pair into `pk` and `sk`.
+ Generates a key pair into `pk` and `sk` (wiped on failure).
 
  # Safety
- `s` is a live handle; the buffers have the lengths given.
+ `s` is a handle; the buffers have the lengths given.
  */
 int pqforge_sig_keypair(const struct pqforge_sig *s,
                         uint8_t *pk,
@@ -1187,11 +1196,11 @@ int pqforge_sig_keypair(const struct pqforge_sig *s,
  Signs `m` with `sk` (pure signing, context `ctx` of `ctx_len` bytes,
  at most 255; hedged): the signature into `sig`, whose capacity is
  `*sig_len` on entry (at least the set's maximum) and whose length is
- `*sig_len` on return.
+ `*sig_len` on return (0, and `sig` wiped, on failure).
 
  # Safety
- `s` is a live handle; `sig_len` is writable; the buffers have the
- lengths given.
+ `s` is a handle; `sig_len` is writable; the buffers have the lengths
+ given.
  */
 int pqforge_sig_sign(const struct pqforge_sig *s,
                      uint8_t *sig,
@@ -1208,7 +1217,7 @@ int pqforge_sig_sign(const struct pqforge_sig *s,
  `PQFORGE_ERR_VERIFICATION` (or an input error).
 
  # Safety
- `s` is a live handle; the buffers have the lengths given.
+ `s` is a handle; the buffers have the lengths given.
  */
 int pqforge_sig_verify(const struct pqforge_sig *s,
                        const uint8_t *sig,
@@ -1225,7 +1234,7 @@ int pqforge_sig_verify(const struct pqforge_sig *s,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc1_crypto_kem_keypair(uint8_t *pk,
                                     uint8_t *sk);
@@ -1235,7 +1244,7 @@ int pqforge_hqc1_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc1_crypto_kem_enc(uint8_t *ct,
                                 uint8_t *ss,
@@ -1246,7 +1255,7 @@ int pqforge_hqc1_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc1_crypto_kem_dec(uint8_t *ss,
                                 const uint8_t *ct,
@@ -1257,7 +1266,7 @@ int pqforge_hqc1_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc3_crypto_kem_keypair(uint8_t *pk,
                                     uint8_t *sk);
@@ -1267,7 +1276,7 @@ int pqforge_hqc3_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc3_crypto_kem_enc(uint8_t *ct,
                                 uint8_t *ss,
@@ -1278,7 +1287,7 @@ int pqforge_hqc3_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc3_crypto_kem_dec(uint8_t *ss,
                                 const uint8_t *ct,
@@ -1289,7 +1298,7 @@ int pqforge_hqc3_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc5_crypto_kem_keypair(uint8_t *pk,
                                     uint8_t *sk);
@@ -1299,7 +1308,7 @@ int pqforge_hqc5_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc5_crypto_kem_enc(uint8_t *ct,
                                 uint8_t *ss,
@@ -1310,7 +1319,7 @@ int pqforge_hqc5_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc5_crypto_kem_dec(uint8_t *ss,
                                 const uint8_t *ct,
@@ -1321,7 +1330,7 @@ int pqforge_hqc5_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc1_v5_0_0_crypto_kem_keypair(uint8_t *pk,
                                            uint8_t *sk);
@@ -1331,7 +1340,7 @@ int pqforge_hqc1_v5_0_0_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc1_v5_0_0_crypto_kem_enc(uint8_t *ct,
                                        uint8_t *ss,
@@ -1342,7 +1351,7 @@ int pqforge_hqc1_v5_0_0_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc1_v5_0_0_crypto_kem_dec(uint8_t *ss,
                                        const uint8_t *ct,
@@ -1353,7 +1362,7 @@ int pqforge_hqc1_v5_0_0_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc3_v5_0_0_crypto_kem_keypair(uint8_t *pk,
                                            uint8_t *sk);
@@ -1363,7 +1372,7 @@ int pqforge_hqc3_v5_0_0_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc3_v5_0_0_crypto_kem_enc(uint8_t *ct,
                                        uint8_t *ss,
@@ -1374,7 +1383,7 @@ int pqforge_hqc3_v5_0_0_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc3_v5_0_0_crypto_kem_dec(uint8_t *ss,
                                        const uint8_t *ct,
@@ -1385,7 +1394,7 @@ int pqforge_hqc3_v5_0_0_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc5_v5_0_0_crypto_kem_keypair(uint8_t *pk,
                                            uint8_t *sk);
@@ -1395,7 +1404,7 @@ int pqforge_hqc5_v5_0_0_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc5_v5_0_0_crypto_kem_enc(uint8_t *ct,
                                        uint8_t *ss,
@@ -1406,7 +1415,7 @@ int pqforge_hqc5_v5_0_0_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_hqc5_v5_0_0_crypto_kem_dec(uint8_t *ss,
                                        const uint8_t *ct,
@@ -1417,7 +1426,7 @@ int pqforge_hqc5_v5_0_0_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem512_crypto_kem_keypair(uint8_t *pk,
                                         uint8_t *sk);
@@ -1427,7 +1436,7 @@ int pqforge_mlkem512_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem512_crypto_kem_enc(uint8_t *ct,
                                     uint8_t *ss,
@@ -1438,7 +1447,7 @@ int pqforge_mlkem512_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem512_crypto_kem_dec(uint8_t *ss,
                                     const uint8_t *ct,
@@ -1449,7 +1458,7 @@ int pqforge_mlkem512_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem768_crypto_kem_keypair(uint8_t *pk,
                                         uint8_t *sk);
@@ -1459,7 +1468,7 @@ int pqforge_mlkem768_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem768_crypto_kem_enc(uint8_t *ct,
                                     uint8_t *ss,
@@ -1470,7 +1479,7 @@ int pqforge_mlkem768_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem768_crypto_kem_dec(uint8_t *ss,
                                     const uint8_t *ct,
@@ -1481,7 +1490,7 @@ int pqforge_mlkem768_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem1024_crypto_kem_keypair(uint8_t *pk,
                                          uint8_t *sk);
@@ -1491,7 +1500,7 @@ int pqforge_mlkem1024_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem1024_crypto_kem_enc(uint8_t *ct,
                                      uint8_t *ss,
@@ -1502,7 +1511,7 @@ int pqforge_mlkem1024_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mlkem1024_crypto_kem_dec(uint8_t *ss,
                                      const uint8_t *ct,
@@ -1513,7 +1522,7 @@ int pqforge_mlkem1024_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864_crypto_kem_keypair(uint8_t *pk,
                                               uint8_t *sk);
@@ -1523,7 +1532,7 @@ int pqforge_mceliece348864_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864_crypto_kem_enc(uint8_t *ct,
                                           uint8_t *ss,
@@ -1534,7 +1543,7 @@ int pqforge_mceliece348864_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864_crypto_kem_dec(uint8_t *ss,
                                           const uint8_t *ct,
@@ -1545,7 +1554,7 @@ int pqforge_mceliece348864_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864f_crypto_kem_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -1555,7 +1564,7 @@ int pqforge_mceliece348864f_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864f_crypto_kem_enc(uint8_t *ct,
                                            uint8_t *ss,
@@ -1566,7 +1575,7 @@ int pqforge_mceliece348864f_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864f_crypto_kem_dec(uint8_t *ss,
                                            const uint8_t *ct,
@@ -1577,7 +1586,7 @@ int pqforge_mceliece348864f_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896_crypto_kem_keypair(uint8_t *pk,
                                               uint8_t *sk);
@@ -1587,7 +1596,7 @@ int pqforge_mceliece460896_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896_crypto_kem_enc(uint8_t *ct,
                                           uint8_t *ss,
@@ -1598,7 +1607,7 @@ int pqforge_mceliece460896_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896_crypto_kem_dec(uint8_t *ss,
                                           const uint8_t *ct,
@@ -1609,7 +1618,7 @@ int pqforge_mceliece460896_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896f_crypto_kem_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -1619,7 +1628,7 @@ int pqforge_mceliece460896f_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896f_crypto_kem_enc(uint8_t *ct,
                                            uint8_t *ss,
@@ -1630,7 +1639,7 @@ int pqforge_mceliece460896f_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896f_crypto_kem_dec(uint8_t *ss,
                                            const uint8_t *ct,
@@ -1641,7 +1650,7 @@ int pqforge_mceliece460896f_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128_crypto_kem_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -1651,7 +1660,7 @@ int pqforge_mceliece6688128_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128_crypto_kem_enc(uint8_t *ct,
                                            uint8_t *ss,
@@ -1662,7 +1671,7 @@ int pqforge_mceliece6688128_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128_crypto_kem_dec(uint8_t *ss,
                                            const uint8_t *ct,
@@ -1673,7 +1682,7 @@ int pqforge_mceliece6688128_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128f_crypto_kem_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -1683,7 +1692,7 @@ int pqforge_mceliece6688128f_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128f_crypto_kem_enc(uint8_t *ct,
                                             uint8_t *ss,
@@ -1694,7 +1703,7 @@ int pqforge_mceliece6688128f_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128f_crypto_kem_dec(uint8_t *ss,
                                             const uint8_t *ct,
@@ -1705,7 +1714,7 @@ int pqforge_mceliece6688128f_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119_crypto_kem_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -1715,7 +1724,7 @@ int pqforge_mceliece6960119_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119_crypto_kem_enc(uint8_t *ct,
                                            uint8_t *ss,
@@ -1726,7 +1735,7 @@ int pqforge_mceliece6960119_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119_crypto_kem_dec(uint8_t *ss,
                                            const uint8_t *ct,
@@ -1737,7 +1746,7 @@ int pqforge_mceliece6960119_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119f_crypto_kem_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -1747,7 +1756,7 @@ int pqforge_mceliece6960119f_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119f_crypto_kem_enc(uint8_t *ct,
                                             uint8_t *ss,
@@ -1758,7 +1767,7 @@ int pqforge_mceliece6960119f_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119f_crypto_kem_dec(uint8_t *ss,
                                             const uint8_t *ct,
@@ -1769,7 +1778,7 @@ int pqforge_mceliece6960119f_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128_crypto_kem_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -1779,7 +1788,7 @@ int pqforge_mceliece8192128_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128_crypto_kem_enc(uint8_t *ct,
                                            uint8_t *ss,
@@ -1790,7 +1799,7 @@ int pqforge_mceliece8192128_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128_crypto_kem_dec(uint8_t *ss,
                                            const uint8_t *ct,
@@ -1801,7 +1810,7 @@ int pqforge_mceliece8192128_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128f_crypto_kem_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -1811,7 +1820,7 @@ int pqforge_mceliece8192128f_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128f_crypto_kem_enc(uint8_t *ct,
                                             uint8_t *ss,
@@ -1822,7 +1831,7 @@ int pqforge_mceliece8192128f_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128f_crypto_kem_dec(uint8_t *ss,
                                             const uint8_t *ct,
@@ -1833,7 +1842,7 @@ int pqforge_mceliece8192128f_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864pc_crypto_kem_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -1843,7 +1852,7 @@ int pqforge_mceliece348864pc_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864pc_crypto_kem_enc(uint8_t *ct,
                                             uint8_t *ss,
@@ -1854,7 +1863,7 @@ int pqforge_mceliece348864pc_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864pc_crypto_kem_dec(uint8_t *ss,
                                             const uint8_t *ct,
@@ -1865,7 +1874,7 @@ int pqforge_mceliece348864pc_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864pcf_crypto_kem_keypair(uint8_t *pk,
                                                  uint8_t *sk);
@@ -1875,7 +1884,7 @@ int pqforge_mceliece348864pcf_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864pcf_crypto_kem_enc(uint8_t *ct,
                                              uint8_t *ss,
@@ -1886,7 +1895,7 @@ int pqforge_mceliece348864pcf_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece348864pcf_crypto_kem_dec(uint8_t *ss,
                                              const uint8_t *ct,
@@ -1897,7 +1906,7 @@ int pqforge_mceliece348864pcf_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896pc_crypto_kem_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -1907,7 +1916,7 @@ int pqforge_mceliece460896pc_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896pc_crypto_kem_enc(uint8_t *ct,
                                             uint8_t *ss,
@@ -1918,7 +1927,7 @@ int pqforge_mceliece460896pc_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896pc_crypto_kem_dec(uint8_t *ss,
                                             const uint8_t *ct,
@@ -1929,7 +1938,7 @@ int pqforge_mceliece460896pc_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896pcf_crypto_kem_keypair(uint8_t *pk,
                                                  uint8_t *sk);
@@ -1939,7 +1948,7 @@ int pqforge_mceliece460896pcf_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896pcf_crypto_kem_enc(uint8_t *ct,
                                              uint8_t *ss,
@@ -1950,7 +1959,7 @@ int pqforge_mceliece460896pcf_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece460896pcf_crypto_kem_dec(uint8_t *ss,
                                              const uint8_t *ct,
@@ -1961,7 +1970,7 @@ int pqforge_mceliece460896pcf_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128pc_crypto_kem_keypair(uint8_t *pk,
                                                  uint8_t *sk);
@@ -1971,7 +1980,7 @@ int pqforge_mceliece6688128pc_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128pc_crypto_kem_enc(uint8_t *ct,
                                              uint8_t *ss,
@@ -1982,7 +1991,7 @@ int pqforge_mceliece6688128pc_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128pc_crypto_kem_dec(uint8_t *ss,
                                              const uint8_t *ct,
@@ -1993,7 +2002,7 @@ int pqforge_mceliece6688128pc_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128pcf_crypto_kem_keypair(uint8_t *pk,
                                                   uint8_t *sk);
@@ -2003,7 +2012,7 @@ int pqforge_mceliece6688128pcf_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128pcf_crypto_kem_enc(uint8_t *ct,
                                               uint8_t *ss,
@@ -2014,7 +2023,7 @@ int pqforge_mceliece6688128pcf_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6688128pcf_crypto_kem_dec(uint8_t *ss,
                                               const uint8_t *ct,
@@ -2025,7 +2034,7 @@ int pqforge_mceliece6688128pcf_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119pc_crypto_kem_keypair(uint8_t *pk,
                                                  uint8_t *sk);
@@ -2035,7 +2044,7 @@ int pqforge_mceliece6960119pc_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119pc_crypto_kem_enc(uint8_t *ct,
                                              uint8_t *ss,
@@ -2046,7 +2055,7 @@ int pqforge_mceliece6960119pc_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119pc_crypto_kem_dec(uint8_t *ss,
                                              const uint8_t *ct,
@@ -2057,7 +2066,7 @@ int pqforge_mceliece6960119pc_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119pcf_crypto_kem_keypair(uint8_t *pk,
                                                   uint8_t *sk);
@@ -2067,7 +2076,7 @@ int pqforge_mceliece6960119pcf_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119pcf_crypto_kem_enc(uint8_t *ct,
                                               uint8_t *ss,
@@ -2078,7 +2087,7 @@ int pqforge_mceliece6960119pcf_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece6960119pcf_crypto_kem_dec(uint8_t *ss,
                                               const uint8_t *ct,
@@ -2089,7 +2098,7 @@ int pqforge_mceliece6960119pcf_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128pc_crypto_kem_keypair(uint8_t *pk,
                                                  uint8_t *sk);
@@ -2099,7 +2108,7 @@ int pqforge_mceliece8192128pc_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128pc_crypto_kem_enc(uint8_t *ct,
                                              uint8_t *ss,
@@ -2110,7 +2119,7 @@ int pqforge_mceliece8192128pc_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128pc_crypto_kem_dec(uint8_t *ss,
                                              const uint8_t *ct,
@@ -2121,7 +2130,7 @@ int pqforge_mceliece8192128pc_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128pcf_crypto_kem_keypair(uint8_t *pk,
                                                   uint8_t *sk);
@@ -2131,7 +2140,7 @@ int pqforge_mceliece8192128pcf_crypto_kem_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128pcf_crypto_kem_enc(uint8_t *ct,
                                               uint8_t *ss,
@@ -2142,7 +2151,7 @@ int pqforge_mceliece8192128pcf_crypto_kem_enc(uint8_t *ct,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mceliece8192128pcf_crypto_kem_dec(uint8_t *ss,
                                               const uint8_t *ct,
@@ -2153,7 +2162,7 @@ int pqforge_mceliece8192128pcf_crypto_kem_dec(uint8_t *ss,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon512_crypto_sign_keypair(uint8_t *pk,
                                           uint8_t *sk);
@@ -2163,7 +2172,7 @@ int pqforge_falcon512_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon512_crypto_sign(uint8_t *sm,
                                   size_t *smlen,
@@ -2176,7 +2185,7 @@ int pqforge_falcon512_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon512_crypto_sign_open(uint8_t *m,
                                        size_t *mlen,
@@ -2189,7 +2198,7 @@ int pqforge_falcon512_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon512_crypto_sign_signature(uint8_t *sig,
                                             size_t *siglen,
@@ -2202,7 +2211,7 @@ int pqforge_falcon512_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon512_crypto_sign_verify(const uint8_t *sig,
                                          size_t siglen,
@@ -2215,7 +2224,7 @@ int pqforge_falcon512_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon1024_crypto_sign_keypair(uint8_t *pk,
                                            uint8_t *sk);
@@ -2225,7 +2234,7 @@ int pqforge_falcon1024_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon1024_crypto_sign(uint8_t *sm,
                                    size_t *smlen,
@@ -2238,7 +2247,7 @@ int pqforge_falcon1024_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon1024_crypto_sign_open(uint8_t *m,
                                         size_t *mlen,
@@ -2251,7 +2260,7 @@ int pqforge_falcon1024_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon1024_crypto_sign_signature(uint8_t *sig,
                                              size_t *siglen,
@@ -2264,7 +2273,7 @@ int pqforge_falcon1024_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falcon1024_crypto_sign_verify(const uint8_t *sig,
                                           size_t siglen,
@@ -2277,7 +2286,7 @@ int pqforge_falcon1024_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded512_crypto_sign_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -2287,7 +2296,7 @@ int pqforge_falconpadded512_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded512_crypto_sign(uint8_t *sm,
                                         size_t *smlen,
@@ -2300,7 +2309,7 @@ int pqforge_falconpadded512_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded512_crypto_sign_open(uint8_t *m,
                                              size_t *mlen,
@@ -2313,7 +2322,7 @@ int pqforge_falconpadded512_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded512_crypto_sign_signature(uint8_t *sig,
                                                   size_t *siglen,
@@ -2326,7 +2335,7 @@ int pqforge_falconpadded512_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded512_crypto_sign_verify(const uint8_t *sig,
                                                size_t siglen,
@@ -2339,7 +2348,7 @@ int pqforge_falconpadded512_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded1024_crypto_sign_keypair(uint8_t *pk,
                                                  uint8_t *sk);
@@ -2349,7 +2358,7 @@ int pqforge_falconpadded1024_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded1024_crypto_sign(uint8_t *sm,
                                          size_t *smlen,
@@ -2362,7 +2371,7 @@ int pqforge_falconpadded1024_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded1024_crypto_sign_open(uint8_t *m,
                                               size_t *mlen,
@@ -2375,7 +2384,7 @@ int pqforge_falconpadded1024_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded1024_crypto_sign_signature(uint8_t *sig,
                                                    size_t *siglen,
@@ -2388,7 +2397,7 @@ int pqforge_falconpadded1024_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_falconpadded1024_crypto_sign_verify(const uint8_t *sig,
                                                 size_t siglen,
@@ -2401,7 +2410,7 @@ int pqforge_falconpadded1024_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa512_crypto_sign_keypair(uint8_t *pk,
                                          uint8_t *sk);
@@ -2411,7 +2420,7 @@ int pqforge_fndsa512_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa512_crypto_sign(uint8_t *sm,
                                  size_t *smlen,
@@ -2424,7 +2433,7 @@ int pqforge_fndsa512_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa512_crypto_sign_open(uint8_t *m,
                                       size_t *mlen,
@@ -2437,7 +2446,7 @@ int pqforge_fndsa512_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa512_crypto_sign_signature(uint8_t *sig,
                                            size_t *siglen,
@@ -2450,7 +2459,7 @@ int pqforge_fndsa512_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa512_crypto_sign_verify(const uint8_t *sig,
                                         size_t siglen,
@@ -2463,7 +2472,7 @@ int pqforge_fndsa512_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa1024_crypto_sign_keypair(uint8_t *pk,
                                           uint8_t *sk);
@@ -2473,7 +2482,7 @@ int pqforge_fndsa1024_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa1024_crypto_sign(uint8_t *sm,
                                   size_t *smlen,
@@ -2486,7 +2495,7 @@ int pqforge_fndsa1024_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa1024_crypto_sign_open(uint8_t *m,
                                        size_t *mlen,
@@ -2499,7 +2508,7 @@ int pqforge_fndsa1024_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa1024_crypto_sign_signature(uint8_t *sig,
                                             size_t *siglen,
@@ -2512,7 +2521,7 @@ int pqforge_fndsa1024_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_fndsa1024_crypto_sign_verify(const uint8_t *sig,
                                          size_t siglen,
@@ -2525,7 +2534,7 @@ int pqforge_fndsa1024_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa44_crypto_sign_keypair(uint8_t *pk,
                                         uint8_t *sk);
@@ -2535,7 +2544,7 @@ int pqforge_mldsa44_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa44_crypto_sign(uint8_t *sm,
                                 size_t *smlen,
@@ -2548,7 +2557,7 @@ int pqforge_mldsa44_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa44_crypto_sign_open(uint8_t *m,
                                      size_t *mlen,
@@ -2561,7 +2570,7 @@ int pqforge_mldsa44_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa44_crypto_sign_signature(uint8_t *sig,
                                           size_t *siglen,
@@ -2574,7 +2583,7 @@ int pqforge_mldsa44_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa44_crypto_sign_verify(const uint8_t *sig,
                                        size_t siglen,
@@ -2587,7 +2596,7 @@ int pqforge_mldsa44_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa65_crypto_sign_keypair(uint8_t *pk,
                                         uint8_t *sk);
@@ -2597,7 +2606,7 @@ int pqforge_mldsa65_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa65_crypto_sign(uint8_t *sm,
                                 size_t *smlen,
@@ -2610,7 +2619,7 @@ int pqforge_mldsa65_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa65_crypto_sign_open(uint8_t *m,
                                      size_t *mlen,
@@ -2623,7 +2632,7 @@ int pqforge_mldsa65_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa65_crypto_sign_signature(uint8_t *sig,
                                           size_t *siglen,
@@ -2636,7 +2645,7 @@ int pqforge_mldsa65_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa65_crypto_sign_verify(const uint8_t *sig,
                                        size_t siglen,
@@ -2649,7 +2658,7 @@ int pqforge_mldsa65_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa87_crypto_sign_keypair(uint8_t *pk,
                                         uint8_t *sk);
@@ -2659,7 +2668,7 @@ int pqforge_mldsa87_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa87_crypto_sign(uint8_t *sm,
                                 size_t *smlen,
@@ -2672,7 +2681,7 @@ int pqforge_mldsa87_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa87_crypto_sign_open(uint8_t *m,
                                      size_t *mlen,
@@ -2685,7 +2694,7 @@ int pqforge_mldsa87_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa87_crypto_sign_signature(uint8_t *sig,
                                           size_t *siglen,
@@ -2698,7 +2707,7 @@ int pqforge_mldsa87_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_mldsa87_crypto_sign_verify(const uint8_t *sig,
                                        size_t siglen,
@@ -2711,7 +2720,7 @@ int pqforge_mldsa87_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128s_crypto_sign_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -2721,7 +2730,7 @@ int pqforge_slhdsasha2128s_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128s_crypto_sign(uint8_t *sm,
                                        size_t *smlen,
@@ -2734,7 +2743,7 @@ int pqforge_slhdsasha2128s_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128s_crypto_sign_open(uint8_t *m,
                                             size_t *mlen,
@@ -2747,7 +2756,7 @@ int pqforge_slhdsasha2128s_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128s_crypto_sign_signature(uint8_t *sig,
                                                  size_t *siglen,
@@ -2760,7 +2769,7 @@ int pqforge_slhdsasha2128s_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128s_crypto_sign_verify(const uint8_t *sig,
                                               size_t siglen,
@@ -2773,7 +2782,7 @@ int pqforge_slhdsasha2128s_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128f_crypto_sign_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -2783,7 +2792,7 @@ int pqforge_slhdsasha2128f_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128f_crypto_sign(uint8_t *sm,
                                        size_t *smlen,
@@ -2796,7 +2805,7 @@ int pqforge_slhdsasha2128f_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128f_crypto_sign_open(uint8_t *m,
                                             size_t *mlen,
@@ -2809,7 +2818,7 @@ int pqforge_slhdsasha2128f_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128f_crypto_sign_signature(uint8_t *sig,
                                                  size_t *siglen,
@@ -2822,7 +2831,7 @@ int pqforge_slhdsasha2128f_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2128f_crypto_sign_verify(const uint8_t *sig,
                                               size_t siglen,
@@ -2835,7 +2844,7 @@ int pqforge_slhdsasha2128f_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192s_crypto_sign_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -2845,7 +2854,7 @@ int pqforge_slhdsasha2192s_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192s_crypto_sign(uint8_t *sm,
                                        size_t *smlen,
@@ -2858,7 +2867,7 @@ int pqforge_slhdsasha2192s_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192s_crypto_sign_open(uint8_t *m,
                                             size_t *mlen,
@@ -2871,7 +2880,7 @@ int pqforge_slhdsasha2192s_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192s_crypto_sign_signature(uint8_t *sig,
                                                  size_t *siglen,
@@ -2884,7 +2893,7 @@ int pqforge_slhdsasha2192s_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192s_crypto_sign_verify(const uint8_t *sig,
                                               size_t siglen,
@@ -2897,7 +2906,7 @@ int pqforge_slhdsasha2192s_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192f_crypto_sign_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -2907,7 +2916,7 @@ int pqforge_slhdsasha2192f_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192f_crypto_sign(uint8_t *sm,
                                        size_t *smlen,
@@ -2920,7 +2929,7 @@ int pqforge_slhdsasha2192f_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192f_crypto_sign_open(uint8_t *m,
                                             size_t *mlen,
@@ -2933,7 +2942,7 @@ int pqforge_slhdsasha2192f_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192f_crypto_sign_signature(uint8_t *sig,
                                                  size_t *siglen,
@@ -2946,7 +2955,7 @@ int pqforge_slhdsasha2192f_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2192f_crypto_sign_verify(const uint8_t *sig,
                                               size_t siglen,
@@ -2959,7 +2968,7 @@ int pqforge_slhdsasha2192f_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256s_crypto_sign_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -2969,7 +2978,7 @@ int pqforge_slhdsasha2256s_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256s_crypto_sign(uint8_t *sm,
                                        size_t *smlen,
@@ -2982,7 +2991,7 @@ int pqforge_slhdsasha2256s_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256s_crypto_sign_open(uint8_t *m,
                                             size_t *mlen,
@@ -2995,7 +3004,7 @@ int pqforge_slhdsasha2256s_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256s_crypto_sign_signature(uint8_t *sig,
                                                  size_t *siglen,
@@ -3008,7 +3017,7 @@ int pqforge_slhdsasha2256s_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256s_crypto_sign_verify(const uint8_t *sig,
                                               size_t siglen,
@@ -3021,7 +3030,7 @@ int pqforge_slhdsasha2256s_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256f_crypto_sign_keypair(uint8_t *pk,
                                                uint8_t *sk);
@@ -3031,7 +3040,7 @@ int pqforge_slhdsasha2256f_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256f_crypto_sign(uint8_t *sm,
                                        size_t *smlen,
@@ -3044,7 +3053,7 @@ int pqforge_slhdsasha2256f_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256f_crypto_sign_open(uint8_t *m,
                                             size_t *mlen,
@@ -3057,7 +3066,7 @@ int pqforge_slhdsasha2256f_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256f_crypto_sign_signature(uint8_t *sig,
                                                  size_t *siglen,
@@ -3070,7 +3079,7 @@ int pqforge_slhdsasha2256f_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsasha2256f_crypto_sign_verify(const uint8_t *sig,
                                               size_t siglen,
@@ -3083,7 +3092,7 @@ int pqforge_slhdsasha2256f_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128s_crypto_sign_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -3093,7 +3102,7 @@ int pqforge_slhdsashake128s_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128s_crypto_sign(uint8_t *sm,
                                         size_t *smlen,
@@ -3106,7 +3115,7 @@ int pqforge_slhdsashake128s_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128s_crypto_sign_open(uint8_t *m,
                                              size_t *mlen,
@@ -3119,7 +3128,7 @@ int pqforge_slhdsashake128s_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128s_crypto_sign_signature(uint8_t *sig,
                                                   size_t *siglen,
@@ -3132,7 +3141,7 @@ int pqforge_slhdsashake128s_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128s_crypto_sign_verify(const uint8_t *sig,
                                                size_t siglen,
@@ -3145,7 +3154,7 @@ int pqforge_slhdsashake128s_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128f_crypto_sign_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -3155,7 +3164,7 @@ int pqforge_slhdsashake128f_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128f_crypto_sign(uint8_t *sm,
                                         size_t *smlen,
@@ -3168,7 +3177,7 @@ int pqforge_slhdsashake128f_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128f_crypto_sign_open(uint8_t *m,
                                              size_t *mlen,
@@ -3181,7 +3190,7 @@ int pqforge_slhdsashake128f_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128f_crypto_sign_signature(uint8_t *sig,
                                                   size_t *siglen,
@@ -3194,7 +3203,7 @@ int pqforge_slhdsashake128f_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake128f_crypto_sign_verify(const uint8_t *sig,
                                                size_t siglen,
@@ -3207,7 +3216,7 @@ int pqforge_slhdsashake128f_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192s_crypto_sign_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -3217,7 +3226,7 @@ int pqforge_slhdsashake192s_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192s_crypto_sign(uint8_t *sm,
                                         size_t *smlen,
@@ -3230,7 +3239,7 @@ int pqforge_slhdsashake192s_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192s_crypto_sign_open(uint8_t *m,
                                              size_t *mlen,
@@ -3243,7 +3252,7 @@ int pqforge_slhdsashake192s_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192s_crypto_sign_signature(uint8_t *sig,
                                                   size_t *siglen,
@@ -3256,7 +3265,7 @@ int pqforge_slhdsashake192s_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192s_crypto_sign_verify(const uint8_t *sig,
                                                size_t siglen,
@@ -3269,7 +3278,7 @@ int pqforge_slhdsashake192s_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192f_crypto_sign_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -3279,7 +3288,7 @@ int pqforge_slhdsashake192f_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192f_crypto_sign(uint8_t *sm,
                                         size_t *smlen,
@@ -3292,7 +3301,7 @@ int pqforge_slhdsashake192f_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192f_crypto_sign_open(uint8_t *m,
                                              size_t *mlen,
@@ -3305,7 +3314,7 @@ int pqforge_slhdsashake192f_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192f_crypto_sign_signature(uint8_t *sig,
                                                   size_t *siglen,
@@ -3318,7 +3327,7 @@ int pqforge_slhdsashake192f_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake192f_crypto_sign_verify(const uint8_t *sig,
                                                size_t siglen,
@@ -3331,7 +3340,7 @@ int pqforge_slhdsashake192f_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256s_crypto_sign_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -3341,7 +3350,7 @@ int pqforge_slhdsashake256s_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256s_crypto_sign(uint8_t *sm,
                                         size_t *smlen,
@@ -3354,7 +3363,7 @@ int pqforge_slhdsashake256s_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256s_crypto_sign_open(uint8_t *m,
                                              size_t *mlen,
@@ -3367,7 +3376,7 @@ int pqforge_slhdsashake256s_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256s_crypto_sign_signature(uint8_t *sig,
                                                   size_t *siglen,
@@ -3380,7 +3389,7 @@ int pqforge_slhdsashake256s_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256s_crypto_sign_verify(const uint8_t *sig,
                                                size_t siglen,
@@ -3393,7 +3402,7 @@ int pqforge_slhdsashake256s_crypto_sign_verify(const uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256f_crypto_sign_keypair(uint8_t *pk,
                                                 uint8_t *sk);
@@ -3403,7 +3412,7 @@ int pqforge_slhdsashake256f_crypto_sign_keypair(uint8_t *pk,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256f_crypto_sign(uint8_t *sm,
                                         size_t *smlen,
@@ -3416,7 +3425,7 @@ int pqforge_slhdsashake256f_crypto_sign(uint8_t *sm,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256f_crypto_sign_open(uint8_t *m,
                                              size_t *mlen,
@@ -3429,7 +3438,7 @@ int pqforge_slhdsashake256f_crypto_sign_open(uint8_t *m,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256f_crypto_sign_signature(uint8_t *sig,
                                                   size_t *siglen,
@@ -3442,7 +3451,7 @@ int pqforge_slhdsashake256f_crypto_sign_signature(uint8_t *sig,
 
  # Safety
  Every pointer points to a buffer of the size stated, readable (`*const`) or
- writable (`*mut`).
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
  */
 int pqforge_slhdsashake256f_crypto_sign_verify(const uint8_t *sig,
                                                size_t siglen,

@@ -46,6 +46,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 use pqforge::{Algorithm, DynKem, DynSig, Error, SignOptions};
+use zeroize::Zeroizing;
 
 mod sets;
 pub use sets::*;
@@ -150,13 +151,34 @@ pub type pqforge_randombytes_fn = Option<unsafe extern "C" fn(buf: *mut u8, len:
 /// The installed callback (null: the operating system's generator).
 static CALLBACK: AtomicPtr<()> = AtomicPtr::new(core::ptr::null_mut());
 
-/// Replaces the random source of every later call by `cb` (for
-/// deterministic tests and the NIST KAT generator's `randombytes`);
-/// `NULL` restores the operating system's generator. Process-wide.
+/// Replaces the random source of every later call, in every thread, by
+/// `cb`, and returns the previous callback (NULL: the operating system's
+/// generator, which `NULL` restores). For deterministic tests and the NIST
+/// KAT generator's `randombytes`; a production program has no reason to
+/// call it. `cb` may be called from any thread (it must be thread-safe),
+/// must not unwind or `longjmp` out, and must fill exactly `len` bytes and
+/// return 0 (anything else fails the operation, whose outputs are then
+/// wiped).
 #[unsafe(no_mangle)]
-pub extern "C" fn pqforge_set_randombytes(cb: pqforge_randombytes_fn) {
+pub extern "C" fn pqforge_set_randombytes(cb: pqforge_randombytes_fn) -> pqforge_randombytes_fn {
     let p = cb.map_or(core::ptr::null_mut(), |f| f as *mut ());
-    CALLBACK.store(p, Ordering::SeqCst);
+    let old = CALLBACK.swap(p, Ordering::SeqCst);
+    // SAFETY: only this function stores here, and it stores a function
+    // pointer of exactly this type (or null).
+    fn_of(old)
+}
+
+/// The callback stored at `p` (null: none).
+fn fn_of(p: *mut ()) -> pqforge_randombytes_fn {
+    if p.is_null() {
+        None
+    } else {
+        // SAFETY: only `pqforge_set_randombytes` stores into `CALLBACK`, and
+        // it stores a function pointer of exactly this type.
+        Some(unsafe {
+            core::mem::transmute::<*mut (), unsafe extern "C" fn(*mut u8, usize) -> c_int>(p)
+        })
+    }
 }
 
 /// The random source of one call: the callback or the operating system,
@@ -168,17 +190,10 @@ struct CRng {
 
 impl CRng {
     fn new() -> Self {
-        let p = CALLBACK.load(Ordering::SeqCst);
-        let cb = if p.is_null() {
-            None
-        } else {
-            // SAFETY: only `pqforge_set_randombytes` stores here, and it
-            // stores a function pointer of exactly this type.
-            Some(unsafe {
-                core::mem::transmute::<*mut (), unsafe extern "C" fn(*mut u8, usize) -> c_int>(p)
-            })
-        };
-        Self { cb, failed: false }
+        Self {
+            cb: fn_of(CALLBACK.load(Ordering::SeqCst)),
+            failed: false,
+        }
     }
 
     fn fill(&mut self, out: &mut [u8]) {
@@ -205,7 +220,9 @@ impl CRng {
 
 pqforge::fill_rng!(impl for CRng, |r: &mut CRng, out: &mut [u8]| r.fill(out));
 
-/// The NIST KAT generator installed by [`pqforge_kat_rng_init`].
+/// The NIST KAT generator installed by [`pqforge_kat_rng_init`] (feature
+/// `kat`: test programs only).
+#[cfg(feature = "kat")]
 static KAT: Mutex<Option<pqforge::kat::KatSource>> = Mutex::new(None);
 
 /// Seeds the KAT generator that the official `.rsp` files of `alg` were
@@ -213,8 +230,12 @@ static KAT: Mutex<Option<pqforge::kat::KatSource>> = Mutex::new(None);
 /// the 48-byte `seed` of a record; [`pqforge_kat_randombytes`] then draws
 /// from it. Install that as the callback to regenerate a KAT record.
 ///
+/// Built only with the cargo feature `kat` (a library for test programs):
+/// a production library cannot be switched to a known random stream.
+///
 /// # Safety
 /// `alg` is a NUL-terminated string; `seed` points to 48 readable bytes.
+#[cfg(feature = "kat")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_kat_rng_init(alg: *const c_char, seed: *const u8) -> c_int {
     guard(|| {
@@ -224,21 +245,26 @@ pub unsafe extern "C" fn pqforge_kat_rng_init(alg: *const c_char, seed: *const u
         let seed = unsafe { slice(seed, 48) }?;
         let seed: &[u8; 48] = seed.try_into().map_err(|_| PQFORGE_ERR_LENGTH)?;
         let g = pqforge::kat::KatSource::new(a.info().kat, seed);
-        *KAT.lock().map_err(|_| PQFORGE_ERR_INTERNAL)? = Some(g);
+        *KAT.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(g);
         Ok(())
     })
 }
 
-/// Draws `len` bytes from the KAT generator (a `randombytes` callback).
+/// Draws `len` bytes from the KAT generator (a `randombytes` callback;
+/// feature `kat`).
 ///
 /// # Safety
 /// `buf` points to `len` writable bytes.
+#[cfg(feature = "kat")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_kat_randombytes(buf: *mut u8, len: usize) -> c_int {
     guard(|| {
         // SAFETY: the caller's contract.
         let out = unsafe { slice_mut(buf, len) }?;
-        let mut g = KAT.lock().map_err(|_| PQFORGE_ERR_INTERNAL)?;
+        let mut g = KAT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let g = g.as_mut().ok_or(PQFORGE_ERR_RNG)?;
         pqforge::Rng::fill_bytes(g, out);
         Ok(())
@@ -255,6 +281,9 @@ unsafe fn slice<'a>(p: *const u8, len: usize) -> Result<&'a [u8], pqforge_status
     if len == 0 {
         return Ok(&[]);
     }
+    if isize::try_from(len).is_err() {
+        return Err(PQFORGE_ERR_LENGTH);
+    }
     if p.is_null() {
         return Err(PQFORGE_ERR_NULL);
     }
@@ -269,6 +298,9 @@ unsafe fn slice<'a>(p: *const u8, len: usize) -> Result<&'a [u8], pqforge_status
 unsafe fn slice_mut<'a>(p: *mut u8, len: usize) -> Result<&'a mut [u8], pqforge_status> {
     if len == 0 {
         return Ok(&mut []);
+    }
+    if isize::try_from(len).is_err() {
+        return Err(PQFORGE_ERR_LENGTH);
     }
     if p.is_null() {
         return Err(PQFORGE_ERR_NULL);
@@ -310,36 +342,71 @@ fn sig_named(name: &str) -> Result<&'static dyn DynSig, pqforge_status> {
         .ok_or(PQFORGE_ERR_WRONG_KIND)
 }
 
-/// Runs an operation drawing randomness; on a generator failure the
-/// outputs are wiped and `PQFORGE_ERR_RNG` returned.
-fn with_rng(
+/// Runs an operation writing `outs`: on any failure (an error, a failing
+/// random source, a panic) the outputs are wiped, so a caller that ignores
+/// the status finds no partial or stale secret in them.
+fn outputs(
     outs: &mut [&mut [u8]],
     f: impl FnOnce(&mut CRng, &mut [&mut [u8]]) -> Result<(), Error>,
 ) -> Result<(), pqforge_status> {
     let mut rng = CRng::new();
-    let r = f(&mut rng, outs).map_err(status);
-    if r.is_err() || rng.check().is_err() {
+    let r = match catch_unwind(AssertUnwindSafe(|| f(&mut rng, outs))) {
+        Ok(r) => r.map_err(status).and_then(|()| rng.check()),
+        Err(_) => Err(PQFORGE_ERR_INTERNAL),
+    };
+    if r.is_err() {
         for o in outs.iter_mut() {
             pqforge::ct::wipe(o);
         }
     }
-    rng.check()?;
     r
 }
 
 // ------------------------------------------- the NIST API, generically
+//
+// Every input is copied in (secrets into buffers wiped on drop) before any
+// output is touched, so inputs and outputs may overlap, as in PQClean's and
+// pqm4's `crypto_sign` / `crypto_sign_open` used in place (`m == sm +
+// CRYPTO_BYTES`, `m == sm`). On failure every output is wiped and every
+// output length set to 0.
+
+/// A copy of `len` bytes at `p` (wiped on drop: inputs may be secret).
+///
+/// # Safety
+/// `p` points to `len` readable bytes, or `len == 0`.
+unsafe fn copy_in(p: *const u8, len: usize) -> Result<Zeroizing<Vec<u8>>, pqforge_status> {
+    // SAFETY: the caller's contract; the borrow ends within this function.
+    Ok(Zeroizing::new(unsafe { slice(p, len) }?.to_vec()))
+}
+
+/// Sets `*len` to 0 (after a NULL check), the value on failure.
+///
+/// # Safety
+/// `len` is NULL or writable.
+unsafe fn zero_len(len: *mut usize) -> Result<(), pqforge_status> {
+    if len.is_null() {
+        return Err(PQFORGE_ERR_NULL);
+    }
+    // SAFETY: checked non-null; the caller's contract.
+    unsafe { *len = 0 };
+    Ok(())
+}
 
 /// `crypto_kem_keypair` of the set `name` (used by `sets.rs`).
 ///
 /// # Safety
 /// `pk`, `sk` point to the set's key sizes of writable bytes.
+#[cfg_attr(
+    not(any(feature = "hqc", feature = "mlkem", feature = "mceliece")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn kem_keypair(name: &str, pk: *mut u8, sk: *mut u8) -> c_int {
     guard(|| {
         let k = kem_named(name)?;
         let i = k.info();
         // SAFETY: the caller's contract.
         let (pk, sk) = unsafe { (slice_mut(pk, i.pk_bytes)?, slice_mut(sk, i.sk_bytes)?) };
-        with_rng(&mut [pk, sk], |rng, o| {
+        outputs(&mut [pk, sk], |rng, o| {
             let [pk, sk] = o else { unreachable!() };
             k.keygen(rng, pk, sk)
         })
@@ -350,21 +417,21 @@ pub(crate) unsafe fn kem_keypair(name: &str, pk: *mut u8, sk: *mut u8) -> c_int 
 ///
 /// # Safety
 /// The pointers point to the set's sizes of bytes (`ct`, `ss` writable).
+#[cfg_attr(
+    not(any(feature = "hqc", feature = "mlkem", feature = "mceliece")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn kem_enc(name: &str, ct: *mut u8, ss: *mut u8, pk: *const u8) -> c_int {
     guard(|| {
         let k = kem_named(name)?;
         let i = k.info();
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        let pk = unsafe { copy_in(pk, i.pk_bytes)? };
         // SAFETY: the caller's contract.
-        let (ct, ss, pk) = unsafe {
-            (
-                slice_mut(ct, i.ct_bytes)?,
-                slice_mut(ss, i.ss_bytes)?,
-                slice(pk, i.pk_bytes)?,
-            )
-        };
-        with_rng(&mut [ct, ss], |rng, o| {
+        let (ct, ss) = unsafe { (slice_mut(ct, i.ct_bytes)?, slice_mut(ss, i.ss_bytes)?) };
+        outputs(&mut [ct, ss], |rng, o| {
             let [ct, ss] = o else { unreachable!() };
-            k.encaps(rng, pk, ct, ss)
+            k.encaps(rng, &pk, ct, ss)
         })
     })
 }
@@ -374,19 +441,19 @@ pub(crate) unsafe fn kem_enc(name: &str, ct: *mut u8, ss: *mut u8, pk: *const u8
 ///
 /// # Safety
 /// The pointers point to the set's sizes of bytes (`ss` writable).
+#[cfg_attr(
+    not(any(feature = "hqc", feature = "mlkem", feature = "mceliece")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn kem_dec(name: &str, ss: *mut u8, ct: *const u8, sk: *const u8) -> c_int {
     guard(|| {
         let k = kem_named(name)?;
         let i = k.info();
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        let (ct, sk) = unsafe { (copy_in(ct, i.ct_bytes)?, copy_in(sk, i.sk_bytes)?) };
         // SAFETY: the caller's contract.
-        let (ss, ct, sk) = unsafe {
-            (
-                slice_mut(ss, i.ss_bytes)?,
-                slice(ct, i.ct_bytes)?,
-                slice(sk, i.sk_bytes)?,
-            )
-        };
-        k.decaps(sk, ct, ss).map_err(status)
+        let ss = unsafe { slice_mut(ss, i.ss_bytes)? };
+        outputs(&mut [ss], |_, o| k.decaps(&sk, &ct, o[0]))
     })
 }
 
@@ -394,13 +461,17 @@ pub(crate) unsafe fn kem_dec(name: &str, ss: *mut u8, ct: *const u8, sk: *const 
 ///
 /// # Safety
 /// `pk`, `sk` point to the set's key sizes of writable bytes.
+#[cfg_attr(
+    not(any(feature = "falcon", feature = "mldsa", feature = "slhdsa")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn sign_keypair(name: &str, pk: *mut u8, sk: *mut u8) -> c_int {
     guard(|| {
         let s = sig_named(name)?;
         let i = s.info();
         // SAFETY: the caller's contract.
         let (pk, sk) = unsafe { (slice_mut(pk, i.pk_bytes)?, slice_mut(sk, i.sk_bytes)?) };
-        with_rng(&mut [pk, sk], |rng, o| {
+        outputs(&mut [pk, sk], |rng, o| {
             let [pk, sk] = o else { unreachable!() };
             s.keygen(rng, pk, sk)
         })
@@ -414,6 +485,10 @@ pub(crate) unsafe fn sign_keypair(name: &str, pk: *mut u8, sk: *mut u8) -> c_int
 /// # Safety
 /// `sig` has `CRYPTO_BYTES` writable bytes, `siglen` is writable, `m` has
 /// `mlen` readable bytes, `sk` the secret-key size.
+#[cfg_attr(
+    not(any(feature = "falcon", feature = "mldsa", feature = "slhdsa")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn sign_signature(
     name: &str,
     sig: *mut u8,
@@ -425,23 +500,18 @@ pub(crate) unsafe fn sign_signature(
     guard(|| {
         let s = sig_named(name)?;
         let i = s.info();
-        if siglen.is_null() {
-            return Err(PQFORGE_ERR_NULL);
-        }
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        unsafe { zero_len(siglen)? };
         // SAFETY: the caller's contract.
-        let (out, m, sk) = unsafe {
-            (
-                slice_mut(sig, i.sig_bytes)?,
-                slice(m, mlen)?,
-                slice(sk, i.sk_bytes)?,
-            )
-        };
+        let (m, sk) = unsafe { (copy_in(m, mlen)?, copy_in(sk, i.sk_bytes)?) };
+        // SAFETY: the caller's contract.
+        let out = unsafe { slice_mut(sig, i.sig_bytes)? };
         let mut n = 0;
-        with_rng(&mut [out], |rng, o| {
-            n = s.sign(rng, sk, m, &SignOptions::new(), o[0])?;
+        outputs(&mut [out], |rng, o| {
+            n = s.sign(rng, &sk, &m, &SignOptions::new(), o[0])?;
             Ok(())
         })?;
-        // SAFETY: checked non-null; the caller's contract.
+        // SAFETY: checked non-null by `zero_len`.
         unsafe { *siglen = n };
         Ok(())
     })
@@ -451,6 +521,10 @@ pub(crate) unsafe fn sign_signature(
 ///
 /// # Safety
 /// `sig` has `siglen`, `m` `mlen`, `pk` the public-key size readable bytes.
+#[cfg_attr(
+    not(any(feature = "falcon", feature = "mldsa", feature = "slhdsa")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn sign_verify(
     name: &str,
     sig: *const u8,
@@ -461,7 +535,7 @@ pub(crate) unsafe fn sign_verify(
 ) -> c_int {
     guard(|| {
         let s = sig_named(name)?;
-        // SAFETY: the caller's contract.
+        // SAFETY: the caller's contract (no output: borrowing is enough).
         let (sig, m, pk) = unsafe {
             (
                 slice(sig, siglen)?,
@@ -474,11 +548,16 @@ pub(crate) unsafe fn sign_verify(
 }
 
 /// `crypto_sign`: the signed message (the scheme's NIST format) into `sm`
-/// (at least `mlen + CRYPTO_BYTES` bytes), its length into `*smlen`.
+/// (at least `mlen + CRYPTO_BYTES` bytes), its length into `*smlen`. `m`
+/// may lie inside `sm` (signing in place).
 ///
 /// # Safety
 /// `sm` has `mlen + CRYPTO_BYTES` writable bytes, `smlen` is writable,
 /// `m` has `mlen` and `sk` the secret-key size readable bytes.
+#[cfg_attr(
+    not(any(feature = "falcon", feature = "mldsa", feature = "slhdsa")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn sign_message(
     name: &str,
     sm: *mut u8,
@@ -489,35 +568,35 @@ pub(crate) unsafe fn sign_message(
 ) -> c_int {
     guard(|| {
         let s = sig_named(name)?;
-        if smlen.is_null() {
-            return Err(PQFORGE_ERR_NULL);
-        }
-        let cap = s.signed_message_bytes(mlen);
         // SAFETY: the caller's contract.
-        let (out, m, sk) = unsafe {
-            (
-                slice_mut(sm, cap)?,
-                slice(m, mlen)?,
-                slice(sk, s.info().sk_bytes)?,
-            )
-        };
+        unsafe { zero_len(smlen)? };
+        let cap = s.signed_message_bytes(mlen);
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        let (m, sk) = unsafe { (copy_in(m, mlen)?, copy_in(sk, s.info().sk_bytes)?) };
+        // SAFETY: the caller's contract.
+        let out = unsafe { slice_mut(sm, cap)? };
         let mut n = 0;
-        with_rng(&mut [out], |rng, o| {
-            n = s.sign_message(rng, sk, m, o[0])?;
+        outputs(&mut [out], |rng, o| {
+            n = s.sign_message(rng, &sk, &m, o[0])?;
             Ok(())
         })?;
-        // SAFETY: checked non-null; the caller's contract.
+        // SAFETY: checked non-null by `zero_len`.
         unsafe { *smlen = n };
         Ok(())
     })
 }
 
-/// `crypto_sign_open`: verifies the signed message `sm` and copies the
-/// message into `m` (at least `smlen` bytes), its length into `*mlen`.
+/// `crypto_sign_open`: verifies the signed message `sm` and writes the
+/// message into `m` (at least `smlen` bytes of room; `m` may equal `sm`),
+/// its length into `*mlen`. On failure `m` is wiped and `*mlen` is 0.
 ///
 /// # Safety
 /// `m` has `smlen` writable bytes, `mlen` is writable, `sm` has `smlen`
 /// and `pk` the public-key size readable bytes.
+#[cfg_attr(
+    not(any(feature = "falcon", feature = "mldsa", feature = "slhdsa")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn sign_open(
     name: &str,
     m: *mut u8,
@@ -528,17 +607,21 @@ pub(crate) unsafe fn sign_open(
 ) -> c_int {
     guard(|| {
         let s = sig_named(name)?;
-        if mlen.is_null() {
-            return Err(PQFORGE_ERR_NULL);
-        }
         // SAFETY: the caller's contract.
-        let (sm, pk) = unsafe { (slice(sm, smlen)?, slice(pk, s.info().pk_bytes)?) };
-        let msg = s.open(pk, sm).map_err(status)?;
-        // SAFETY: the caller's contract: `m` has `smlen` >= msg.len() bytes.
-        let out = unsafe { slice_mut(m, msg.len())? };
-        out.copy_from_slice(msg);
-        // SAFETY: checked non-null.
-        unsafe { *mlen = msg.len() };
+        unsafe { zero_len(mlen)? };
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        let (sm, pk) = unsafe { (copy_in(sm, smlen)?, copy_in(pk, s.info().pk_bytes)?) };
+        // SAFETY: the caller's contract: `m` has `smlen` bytes of room.
+        let out = unsafe { slice_mut(m, smlen)? };
+        let mut n = 0;
+        outputs(&mut [out], |_, o| {
+            let msg = s.open(&pk, &sm)?;
+            o[0][..msg.len()].copy_from_slice(msg);
+            n = msg.len();
+            Ok(())
+        })?;
+        // SAFETY: checked non-null by `zero_len`.
+        unsafe { *mlen = n };
         Ok(())
     })
 }
@@ -571,131 +654,146 @@ pub extern "C" fn pqforge_algorithm_kind(index: usize) -> c_int {
     }
 }
 
-/// A KEM chosen by name ([`pqforge_kem_new`]); free with
-/// [`pqforge_kem_free`].
+/// A KEM chosen by name ([`pqforge_kem_new`]): a static handle, valid
+/// for the life of the program ([`pqforge_kem_free`] does nothing).
 pub struct pqforge_kem(&'static dyn DynKem);
 
-/// A signature scheme chosen by name ([`pqforge_sig_new`]); free with
-/// [`pqforge_sig_free`].
+/// A signature scheme chosen by name ([`pqforge_sig_new`]): a static
+/// handle, valid for the life of the program.
 pub struct pqforge_sig(&'static dyn DynSig);
+
+/// The static handles of every set, made once.
+fn handles() -> &'static (Vec<pqforge_kem>, Vec<pqforge_sig>) {
+    static H: std::sync::OnceLock<(Vec<pqforge_kem>, Vec<pqforge_sig>)> =
+        std::sync::OnceLock::new();
+    H.get_or_init(|| {
+        (
+            Algorithm::all()
+                .filter_map(Algorithm::kem)
+                .map(pqforge_kem)
+                .collect(),
+            Algorithm::all()
+                .filter_map(Algorithm::sig)
+                .map(pqforge_sig)
+                .collect(),
+        )
+    })
+}
 
 /// The KEM named `name` (any spelling `pqforge list` accepts:
 /// `"ml-kem-768"`, `"MLKEM768"`, ...), or NULL if there is none in this
-/// build.
+/// build. The handle is static: it never needs freeing and stays valid.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pqforge_kem_new(name: *const c_char) -> *mut pqforge_kem {
+pub unsafe extern "C" fn pqforge_kem_new(name: *const c_char) -> *const pqforge_kem {
     catch_unwind(|| {
         // SAFETY: the caller's contract.
-        match unsafe { algorithm(name) }.ok().and_then(Algorithm::kem) {
-            Some(k) => Box::into_raw(Box::new(pqforge_kem(k))),
-            None => core::ptr::null_mut(),
-        }
+        let Ok(a) = (unsafe { algorithm(name) }) else {
+            return core::ptr::null();
+        };
+        handles()
+            .0
+            .iter()
+            .find(|h| h.0.info().name == a.name())
+            .map_or(core::ptr::null(), core::ptr::from_ref)
     })
-    .unwrap_or(core::ptr::null_mut())
+    .unwrap_or(core::ptr::null())
 }
 
-/// Frees a handle of [`pqforge_kem_new`] (NULL is ignored).
-///
-/// # Safety
-/// `k` is NULL or a handle not freed before.
+/// Does nothing: handles are static. Kept so that code written for
+/// allocated handles stays correct.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pqforge_kem_free(k: *mut pqforge_kem) {
-    if !k.is_null() {
-        // SAFETY: made by `Box::into_raw` in `pqforge_kem_new`.
-        drop(unsafe { Box::from_raw(k) });
-    }
+pub extern "C" fn pqforge_kem_free(k: *const pqforge_kem) {
+    let _ = k;
 }
 
-/// The signature scheme named `name`, or NULL.
+/// The signature scheme named `name`, or NULL; a static handle.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pqforge_sig_new(name: *const c_char) -> *mut pqforge_sig {
+pub unsafe extern "C" fn pqforge_sig_new(name: *const c_char) -> *const pqforge_sig {
     catch_unwind(|| {
         // SAFETY: the caller's contract.
-        match unsafe { algorithm(name) }.ok().and_then(Algorithm::sig) {
-            Some(s) => Box::into_raw(Box::new(pqforge_sig(s))),
-            None => core::ptr::null_mut(),
-        }
+        let Ok(a) = (unsafe { algorithm(name) }) else {
+            return core::ptr::null();
+        };
+        handles()
+            .1
+            .iter()
+            .find(|h| h.0.info().name == a.name())
+            .map_or(core::ptr::null(), core::ptr::from_ref)
     })
-    .unwrap_or(core::ptr::null_mut())
+    .unwrap_or(core::ptr::null())
 }
 
-/// Frees a handle of [`pqforge_sig_new`] (NULL is ignored).
-///
-/// # Safety
-/// `s` is NULL or a handle not freed before.
+/// Does nothing: handles are static.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pqforge_sig_free(s: *mut pqforge_sig) {
-    if !s.is_null() {
-        // SAFETY: made by `Box::into_raw` in `pqforge_sig_new`.
-        drop(unsafe { Box::from_raw(s) });
-    }
+pub extern "C" fn pqforge_sig_free(s: *const pqforge_sig) {
+    let _ = s;
 }
 
 /// The handle's set, or an error for NULL.
 ///
 /// # Safety
-/// `k` is NULL or a live handle.
+/// `k` is NULL or a handle of [`pqforge_kem_new`].
 unsafe fn kem_ref<'a>(k: *const pqforge_kem) -> Result<&'a dyn DynKem, pqforge_status> {
     // SAFETY: the caller's contract.
     unsafe { k.as_ref() }.map(|k| k.0).ok_or(PQFORGE_ERR_NULL)
 }
 
 /// # Safety
-/// `s` is NULL or a live handle.
+/// `s` is NULL or a handle of [`pqforge_sig_new`].
 unsafe fn sig_ref<'a>(s: *const pqforge_sig) -> Result<&'a dyn DynSig, pqforge_status> {
     // SAFETY: the caller's contract.
     unsafe { s.as_ref() }.map(|s| s.0).ok_or(PQFORGE_ERR_NULL)
 }
 
-/// Which size of a handle's set ([`pqforge_kem_size`], [`pqforge_sig_size`]).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum pqforge_size {
-    /// Public (encapsulation / verifying) key bytes.
-    PQFORGE_PUBLIC_KEY_BYTES = 0,
-    /// Secret (decapsulation / signing) key bytes.
-    PQFORGE_SECRET_KEY_BYTES = 1,
-    /// Ciphertext bytes (KEM).
-    PQFORGE_CIPHERTEXT_BYTES = 2,
-    /// Shared-secret bytes (KEM).
-    PQFORGE_SHARED_SECRET_BYTES = 3,
-    /// Maximum signature bytes (signature).
-    PQFORGE_SIGNATURE_BYTES = 4,
-}
+/// Public (encapsulation / verifying) key bytes ([`pqforge_kem_size`],
+/// [`pqforge_sig_size`]).
+pub const PQFORGE_PUBLIC_KEY_BYTES: c_int = 0;
+/// Secret (decapsulation / signing) key bytes.
+pub const PQFORGE_SECRET_KEY_BYTES: c_int = 1;
+/// Ciphertext bytes (KEM).
+pub const PQFORGE_CIPHERTEXT_BYTES: c_int = 2;
+/// Shared-secret bytes (KEM).
+pub const PQFORGE_SHARED_SECRET_BYTES: c_int = 3;
+/// Maximum signature bytes (signature).
+pub const PQFORGE_SIGNATURE_BYTES: c_int = 4;
 
-fn size_of(i: &pqforge::AlgInfo, what: pqforge_size) -> usize {
+fn size_of(i: &pqforge::AlgInfo, what: c_int) -> usize {
     match what {
-        pqforge_size::PQFORGE_PUBLIC_KEY_BYTES => i.pk_bytes,
-        pqforge_size::PQFORGE_SECRET_KEY_BYTES => i.sk_bytes,
-        pqforge_size::PQFORGE_CIPHERTEXT_BYTES => i.ct_bytes,
-        pqforge_size::PQFORGE_SHARED_SECRET_BYTES => i.ss_bytes,
-        pqforge_size::PQFORGE_SIGNATURE_BYTES => i.sig_bytes,
+        PQFORGE_PUBLIC_KEY_BYTES => i.pk_bytes,
+        PQFORGE_SECRET_KEY_BYTES => i.sk_bytes,
+        PQFORGE_CIPHERTEXT_BYTES => i.ct_bytes,
+        PQFORGE_SHARED_SECRET_BYTES => i.ss_bytes,
+        PQFORGE_SIGNATURE_BYTES => i.sig_bytes,
+        _ => 0,
     }
 }
 
-/// A size of the KEM's set (0 for NULL or a size a KEM does not have).
+/// A size of the KEM's set, `what` one of `PQFORGE_PUBLIC_KEY_BYTES`,
+/// `PQFORGE_SECRET_KEY_BYTES`, `PQFORGE_CIPHERTEXT_BYTES`,
+/// `PQFORGE_SHARED_SECRET_BYTES` (0 for NULL or any other value).
 ///
 /// # Safety
-/// `k` is NULL or a live handle.
+/// `k` is NULL or a handle of [`pqforge_kem_new`].
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pqforge_kem_size(k: *const pqforge_kem, what: pqforge_size) -> usize {
+pub unsafe extern "C" fn pqforge_kem_size(k: *const pqforge_kem, what: c_int) -> usize {
     // SAFETY: the caller's contract.
     unsafe { kem_ref(k) }.map_or(0, |k| size_of(k.info(), what))
 }
 
-/// A size of the signature scheme's set (0 for NULL or a size it does not
-/// have).
+/// A size of the signature scheme's set, `what` one of
+/// `PQFORGE_PUBLIC_KEY_BYTES`, `PQFORGE_SECRET_KEY_BYTES`,
+/// `PQFORGE_SIGNATURE_BYTES` (0 for NULL or any other value).
 ///
 /// # Safety
-/// `s` is NULL or a live handle.
+/// `s` is NULL or a handle of [`pqforge_sig_new`].
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pqforge_sig_size(s: *const pqforge_sig, what: pqforge_size) -> usize {
+pub unsafe extern "C" fn pqforge_sig_size(s: *const pqforge_sig, what: c_int) -> usize {
     // SAFETY: the caller's contract.
     unsafe { sig_ref(s) }.map_or(0, |s| size_of(s.info(), what))
 }
@@ -704,7 +802,7 @@ pub unsafe extern "C" fn pqforge_sig_size(s: *const pqforge_sig, what: pqforge_s
 /// or NULL.
 ///
 /// # Safety
-/// `k` is NULL or a live handle.
+/// `k` is NULL or a handle of [`pqforge_kem_new`].
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_kem_name(k: *const pqforge_kem) -> *const c_char {
     // SAFETY: the caller's contract.
@@ -714,7 +812,7 @@ pub unsafe extern "C" fn pqforge_kem_name(k: *const pqforge_kem) -> *const c_cha
 /// The canonical name of the signature scheme's set, or NULL.
 ///
 /// # Safety
-/// `s` is NULL or a live handle.
+/// `s` is NULL or a handle of [`pqforge_sig_new`].
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_sig_name(s: *const pqforge_sig) -> *const c_char {
     // SAFETY: the caller's contract.
@@ -724,9 +822,9 @@ pub unsafe extern "C" fn pqforge_sig_name(s: *const pqforge_sig) -> *const c_cha
 /// A static NUL-terminated copy of a registry name (made once per name).
 fn c_name(name: &'static str) -> *const c_char {
     static NAMES: Mutex<Vec<(&'static str, &'static core::ffi::CStr)>> = Mutex::new(Vec::new());
-    let Ok(mut v) = NAMES.lock() else {
-        return core::ptr::null();
-    };
+    let mut v = NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some((_, c)) = v.iter().find(|(n, _)| *n == name) {
         return c.as_ptr();
     }
@@ -738,10 +836,11 @@ fn c_name(name: &'static str) -> *const c_char {
     c.as_ptr()
 }
 
-/// Generates a key pair into `pk` (`pk_len` bytes) and `sk`.
+/// Generates a key pair into `pk` (`pk_len` bytes) and `sk`. On failure
+/// both are wiped.
 ///
 /// # Safety
-/// `k` is a live handle; the buffers have the lengths given.
+/// `k` is a handle; the buffers have the lengths given.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_kem_keypair(
     k: *const pqforge_kem,
@@ -753,7 +852,7 @@ pub unsafe extern "C" fn pqforge_kem_keypair(
     guard(|| {
         // SAFETY: the caller's contract.
         let (k, pk, sk) = unsafe { (kem_ref(k)?, slice_mut(pk, pk_len)?, slice_mut(sk, sk_len)?) };
-        with_rng(&mut [pk, sk], |rng, o| {
+        outputs(&mut [pk, sk], |rng, o| {
             let [pk, sk] = o else { unreachable!() };
             k.keygen(rng, pk, sk)
         })
@@ -761,10 +860,11 @@ pub unsafe extern "C" fn pqforge_kem_keypair(
 }
 
 /// Encapsulates to `pk`: the ciphertext into `ct`, the shared secret into
-/// `ss`. Every length must be the set's exactly.
+/// `ss`. Every length must be the set's exactly. On failure both outputs
+/// are wiped.
 ///
 /// # Safety
-/// `k` is a live handle; the buffers have the lengths given.
+/// `k` is a handle; the buffers have the lengths given.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_kem_encaps(
     k: *const pqforge_kem,
@@ -776,27 +876,22 @@ pub unsafe extern "C" fn pqforge_kem_encaps(
     pk_len: usize,
 ) -> c_int {
     guard(|| {
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        let (k, pk) = unsafe { (kem_ref(k)?, copy_in(pk, pk_len)?) };
         // SAFETY: the caller's contract.
-        let (k, ct, ss, pk) = unsafe {
-            (
-                kem_ref(k)?,
-                slice_mut(ct, ct_len)?,
-                slice_mut(ss, ss_len)?,
-                slice(pk, pk_len)?,
-            )
-        };
-        with_rng(&mut [ct, ss], |rng, o| {
+        let (ct, ss) = unsafe { (slice_mut(ct, ct_len)?, slice_mut(ss, ss_len)?) };
+        outputs(&mut [ct, ss], |rng, o| {
             let [ct, ss] = o else { unreachable!() };
-            k.encaps(rng, pk, ct, ss)
+            k.encaps(rng, &pk, ct, ss)
         })
     })
 }
 
 /// Decapsulates `ct` with `sk` into `ss` (implicit rejection: a ciphertext
-/// of the right length never fails).
+/// of the right length never fails; `ss` is wiped on any failure).
 ///
 /// # Safety
-/// `k` is a live handle; the buffers have the lengths given.
+/// `k` is a handle; the buffers have the lengths given.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_kem_decaps(
     k: *const pqforge_kem,
@@ -808,23 +903,18 @@ pub unsafe extern "C" fn pqforge_kem_decaps(
     sk_len: usize,
 ) -> c_int {
     guard(|| {
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        let (k, ct, sk) = unsafe { (kem_ref(k)?, copy_in(ct, ct_len)?, copy_in(sk, sk_len)?) };
         // SAFETY: the caller's contract.
-        let (k, ss, ct, sk) = unsafe {
-            (
-                kem_ref(k)?,
-                slice_mut(ss, ss_len)?,
-                slice(ct, ct_len)?,
-                slice(sk, sk_len)?,
-            )
-        };
-        k.decaps(sk, ct, ss).map_err(status)
+        let ss = unsafe { slice_mut(ss, ss_len)? };
+        outputs(&mut [ss], |_, o| k.decaps(&sk, &ct, o[0]))
     })
 }
 
-/// Generates a key pair into `pk` and `sk`.
+/// Generates a key pair into `pk` and `sk` (wiped on failure).
 ///
 /// # Safety
-/// `s` is a live handle; the buffers have the lengths given.
+/// `s` is a handle; the buffers have the lengths given.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_sig_keypair(
     s: *const pqforge_sig,
@@ -836,7 +926,7 @@ pub unsafe extern "C" fn pqforge_sig_keypair(
     guard(|| {
         // SAFETY: the caller's contract.
         let (s, pk, sk) = unsafe { (sig_ref(s)?, slice_mut(pk, pk_len)?, slice_mut(sk, sk_len)?) };
-        with_rng(&mut [pk, sk], |rng, o| {
+        outputs(&mut [pk, sk], |rng, o| {
             let [pk, sk] = o else { unreachable!() };
             s.keygen(rng, pk, sk)
         })
@@ -846,11 +936,11 @@ pub unsafe extern "C" fn pqforge_sig_keypair(
 /// Signs `m` with `sk` (pure signing, context `ctx` of `ctx_len` bytes,
 /// at most 255; hedged): the signature into `sig`, whose capacity is
 /// `*sig_len` on entry (at least the set's maximum) and whose length is
-/// `*sig_len` on return.
+/// `*sig_len` on return (0, and `sig` wiped, on failure).
 ///
 /// # Safety
-/// `s` is a live handle; `sig_len` is writable; the buffers have the
-/// lengths given.
+/// `s` is a handle; `sig_len` is writable; the buffers have the lengths
+/// given.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_sig_sign(
     s: *const pqforge_sig,
@@ -867,20 +957,25 @@ pub unsafe extern "C" fn pqforge_sig_sign(
         if sig_len.is_null() {
             return Err(PQFORGE_ERR_NULL);
         }
-        // SAFETY: the caller's contract; `sig_len` checked non-null.
-        let (s, out, m, ctx, sk) = unsafe {
+        // SAFETY: checked non-null; the caller's contract.
+        let cap = unsafe { *sig_len };
+        // SAFETY: the caller's contract.
+        unsafe { zero_len(sig_len)? };
+        // SAFETY: the caller's contract (inputs first, then outputs).
+        let (s, m, ctx, sk) = unsafe {
             (
                 sig_ref(s)?,
-                slice_mut(sig, *sig_len)?,
-                slice(m, m_len)?,
-                slice(ctx, ctx_len)?,
-                slice(sk, sk_len)?,
+                copy_in(m, m_len)?,
+                copy_in(ctx, ctx_len)?,
+                copy_in(sk, sk_len)?,
             )
         };
-        let opts = SignOptions::new().with_context(ctx);
+        // SAFETY: the caller's contract.
+        let out = unsafe { slice_mut(sig, cap)? };
+        let opts = SignOptions::new().with_context(&ctx);
         let mut n = 0;
-        with_rng(&mut [out], |rng, o| {
-            n = s.sign(rng, sk, m, &opts, o[0])?;
+        outputs(&mut [out], |rng, o| {
+            n = s.sign(rng, &sk, &m, &opts, o[0])?;
             Ok(())
         })?;
         // SAFETY: checked non-null.
@@ -893,7 +988,7 @@ pub unsafe extern "C" fn pqforge_sig_sign(
 /// `PQFORGE_ERR_VERIFICATION` (or an input error).
 ///
 /// # Safety
-/// `s` is a live handle; the buffers have the lengths given.
+/// `s` is a handle; the buffers have the lengths given.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pqforge_sig_verify(
     s: *const pqforge_sig,
@@ -907,7 +1002,7 @@ pub unsafe extern "C" fn pqforge_sig_verify(
     pk_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: the caller's contract.
+        // SAFETY: the caller's contract (no output: borrowing is enough).
         let (s, sig, m, ctx, pk) = unsafe {
             (
                 sig_ref(s)?,

@@ -4,98 +4,19 @@
 //! one JSON object on standard output (or standard error when standard
 //! output carries data); errors are one line on standard error with exit
 //! status 2, a signature that does not verify exits 1. Secret outputs
-//! (private keys, shared secrets) are created with mode 0600, and no
-//! output file is ever replaced without `--force`. The algorithm comes from
-//! the key file; raw key files need `--alg`.
-
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
-use std::path::Path;
+//! (private keys, shared secrets) are created with mode 0600 (on Unix), no
+//! output file is ever replaced without `--force`, and nothing is written
+//! unless every output can be (see `files.rs`). Secrets go only where
+//! asked (`--out`, `--ss`). The algorithm comes from the key file; raw key
+//! files need `--alg`.
 
 use pqforge::keyfile::{Encoding, PrivateKey, PrivateKeyForm, PublicKey};
 use pqforge::{Algorithm, HashAlg, Kind, SignOptions};
 use serde_json::json;
 use zeroize::Zeroizing;
 
+use crate::files::{KEY_LIMIT, MESSAGE_LIMIT, Outputs, read_input};
 use crate::{Failure, parse_alg, rng};
-
-/// Where an output goes, and how it may be created.
-pub(crate) struct Out<'a> {
-    path: &'a str,
-    secret: bool,
-    force: bool,
-}
-
-impl<'a> Out<'a> {
-    pub(crate) fn new(path: &'a str, secret: bool, force: bool) -> Self {
-        Self {
-            path,
-            secret,
-            force,
-        }
-    }
-
-    fn is_stdout(&self) -> bool {
-        self.path == "-"
-    }
-
-    /// Writes `data`: to standard output for `-`, else to a new file
-    /// (mode 0600 for secrets; an existing file only with `--force`).
-    fn write(&self, data: &[u8]) -> Result<(), Failure> {
-        if self.is_stdout() {
-            let mut o = std::io::stdout().lock();
-            return o
-                .write_all(data)
-                .and_then(|()| o.flush())
-                .map_err(|e| Failure::usage(format!("standard output: {e}")));
-        }
-        let p = Path::new(self.path);
-        let mut opts = OpenOptions::new();
-        opts.write(true);
-        if self.force {
-            opts.create(true).truncate(true);
-        } else {
-            opts.create_new(true);
-        }
-        #[cfg(unix)]
-        if self.secret {
-            use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(0o600);
-        }
-        let mut f = opts.open(p).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                Failure::usage(format!(
-                    "{}: exists (use --force to replace it)",
-                    p.display()
-                ))
-            } else {
-                Failure::usage(format!("{}: {e}", p.display()))
-            }
-        })?;
-        // A replaced file keeps its old mode: make a secret one private.
-        #[cfg(unix)]
-        if self.secret && self.force {
-            use std::os::unix::fs::PermissionsExt;
-            f.set_permissions(std::fs::Permissions::from_mode(0o600))
-                .map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
-        }
-        f.write_all(data)
-            .and_then(|()| f.sync_all())
-            .map_err(|e| Failure::usage(format!("{}: {e}", p.display())))
-    }
-}
-
-/// Reads a whole input (`-`: standard input).
-pub(crate) fn read_input(path: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
-    let mut v = Zeroizing::new(Vec::new());
-    let r = if path == "-" {
-        std::io::stdin().lock().read_to_end(&mut v)
-    } else {
-        File::open(path).and_then(|mut f| f.read_to_end(&mut v))
-    };
-    r.map_err(|e| Failure::usage(format!("{path}: {e}")))?;
-    Ok(v)
-}
 
 /// A key-file error as a one-line failure naming the file.
 fn key_err(path: &str, e: &pqforge::Error) -> Failure {
@@ -105,19 +26,22 @@ fn key_err(path: &str, e: &pqforge::Error) -> Failure {
 /// Reads a private key: PEM or DER (algorithm from the file), or raw with
 /// `--alg`.
 fn load_private(path: &str, alg: Option<&str>) -> Result<PrivateKey, Failure> {
-    let data = read_input(path)?;
+    let data = read_input(path, KEY_LIMIT)?;
     let key = match alg {
+        // A raw key file with --alg; a PEM or DER file (which names its
+        // algorithm) must be that algorithm's, and its own decoding error
+        // is reported.
+        Some(a) if !looks_encoded(&data) => PrivateKey::from_raw(parse_alg(a)?, &data),
         Some(a) => {
             let a = parse_alg(a)?;
             match PrivateKey::decode(&data) {
-                Ok(k) if k.algorithm() == a => Ok(k),
-                Ok(k) => {
+                Ok(k) if k.algorithm() != a => {
                     return Err(Failure::usage(format!(
                         "{path}: a {} key, not {a}",
                         k.algorithm()
                     )));
                 }
-                Err(_) => PrivateKey::from_raw(a, &data),
+                r => r,
             }
         }
         None => PrivateKey::decode(&data),
@@ -127,24 +51,37 @@ fn load_private(path: &str, alg: Option<&str>) -> Result<PrivateKey, Failure> {
 
 /// Reads a public key: PEM or DER, or raw with `--alg`.
 fn load_public(path: &str, alg: Option<&str>) -> Result<PublicKey, Failure> {
-    let data = read_input(path)?;
+    let data = read_input(path, KEY_LIMIT)?;
     let key = match alg {
+        // A raw key file with --alg; a PEM or DER file (which names its
+        // algorithm) must be that algorithm's, and its own decoding error
+        // is reported.
+        Some(a) if !looks_encoded(&data) => PublicKey::from_raw(parse_alg(a)?, &data),
         Some(a) => {
             let a = parse_alg(a)?;
             match PublicKey::decode(&data) {
-                Ok(k) if k.algorithm() == a => Ok(k),
-                Ok(k) => {
+                Ok(k) if k.algorithm() != a => {
                     return Err(Failure::usage(format!(
                         "{path}: a {} key, not {a}",
                         k.algorithm()
                     )));
                 }
-                Err(_) => PublicKey::from_raw(a, &data),
+                r => r,
             }
         }
         None => PublicKey::decode(&data),
     };
     key.map_err(|e| key_err(path, &e))
+}
+
+/// Whether `data` is PEM or starts like DER (a SEQUENCE), as opposed to a
+/// raw key.
+fn looks_encoded(data: &[u8]) -> bool {
+    let t = data
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map_or(&[][..], |i| &data[i..]);
+    t.starts_with(b"-----BEGIN") || data.first() == Some(&0x30)
 }
 
 /// The private-key form names of `--key-form`.
@@ -181,16 +118,6 @@ fn report(v: &serde_json::Value, data_on_stdout: bool) {
     } else {
         println!("{v}");
     }
-}
-
-/// Lower-case hex.
-fn hex(b: &[u8]) -> String {
-    use std::fmt::Write as _;
-    b.iter()
-        .fold(String::with_capacity(2 * b.len()), |mut s, x| {
-            let _ = write!(s, "{x:02x}");
-            s
-        })
 }
 
 /// Decodes hex (upper or lower case, even length).
@@ -257,24 +184,22 @@ pub(crate) fn keygen(a: &KeygenArgs<'_>) -> Result<(), Failure> {
             "--key-form: {alg} private keys have no seed form (expanded only)"
         )));
     }
-    if a.public == Some("-") && a.out == "-" {
-        return Err(Failure::usage(
-            "--out - and --pub -: only one output can go to standard output",
-        ));
-    }
     let key = PrivateKey::generate(alg, &mut rng::os_seeded())
         .map_err(|e| Failure::usage(format!("key generation: {e}")))?;
     let bytes = key
         .encode(enc, form)
         .map_err(|e| Failure::usage(format!("--out: {e}")))?;
-    Out::new(a.out, true, a.force).write(&bytes)?;
+    let mut outs = Outputs::new(a.force);
+    outs.add(a.out, &bytes, true);
     if let Some(p) = a.public {
         let pk = key
             .public_key()
             .and_then(|k| k.encode(enc))
             .map_err(|e| Failure::usage(format!("--pub: {e}")))?;
-        Out::new(p, false, a.force).write(&pk)?;
+        outs.add(p, &pk, false);
     }
+    let on_stdout = outs.uses_stdout();
+    outs.commit(&[])?;
     if a.json {
         let form = form.unwrap_or(if key.seed().is_some() {
             PrivateKeyForm::Seed
@@ -289,7 +214,7 @@ pub(crate) fn keygen(a: &KeygenArgs<'_>) -> Result<(), Failure> {
                 "encoding": enc.as_str(),
                 "key_form": form.as_str(),
             }),
-            a.out == "-" || a.public == Some("-"),
+            on_stdout,
         );
     }
     Ok(())
@@ -309,7 +234,9 @@ pub(crate) fn public(
         .public_key()
         .and_then(|p| p.encode(enc))
         .map_err(|e| key_err(key, &e))?;
-    Out::new(out, false, force).write(&p)?;
+    let mut outs = Outputs::new(force);
+    outs.add(out, &p, false);
+    outs.commit(&[key])?;
     if json {
         report(
             &json!({ "algorithm": k.algorithm().name(), "public_key": out, "encoding": enc.as_str() }),
@@ -319,25 +246,13 @@ pub(crate) fn public(
     Ok(())
 }
 
-/// Where a shared secret goes: a file (`-`: raw to standard output), or,
-/// without `--ss`, hex on standard output (or in the JSON report).
-fn shared_secret(
-    ss: &[u8],
-    to: Option<&str>,
-    force: bool,
-    json: bool,
-) -> Result<Option<String>, Failure> {
-    match to {
-        Some(p) => {
-            Out::new(p, true, force).write(ss)?;
-            Ok(None)
-        }
-        None if json => Ok(Some(hex(ss))),
-        None => {
-            println!("{}", hex(ss));
-            Ok(None)
-        }
-    }
+/// `--ss`: required, secrets are only written where asked.
+fn ss_target(ss_path: Option<&str>) -> Result<&str, Failure> {
+    ss_path.ok_or_else(|| {
+        Failure::usage(
+            "--ss FILE is required (- for standard output): the shared secret is written only where asked",
+        )
+    })
 }
 
 pub(crate) fn encaps(
@@ -348,11 +263,7 @@ pub(crate) fn encaps(
     force: bool,
     json: bool,
 ) -> Result<(), Failure> {
-    if ct_path == "-" && ss_path.is_none_or(|s| s == "-") {
-        return Err(Failure::usage(
-            "--ct - needs --ss FILE: the ciphertext and the secret cannot share standard output",
-        ));
-    }
+    let ss_path = ss_target(ss_path)?;
     let pk = load_public(pub_path, alg)?;
     let kem = kem_of(pk.algorithm())?;
     let i = kem.info();
@@ -360,17 +271,15 @@ pub(crate) fn encaps(
     let mut ss = Zeroizing::new(vec![0u8; i.ss_bytes]);
     kem.encaps(&mut rng::os_seeded(), pk.as_bytes(), &mut ct, &mut ss)
         .map_err(|e| key_err(pub_path, &e))?;
-    Out::new(ct_path, false, force).write(&ct)?;
-    let ss_hex = shared_secret(&ss, ss_path, force, json)?;
+    let mut outs = Outputs::new(force);
+    outs.add(ct_path, &ct, false);
+    outs.add(ss_path, &ss, true);
+    let on_stdout = outs.uses_stdout();
+    outs.commit(&[pub_path])?;
     if json {
         report(
-            &json!({
-                "algorithm": i.name,
-                "ciphertext": ct_path,
-                "shared_secret": ss_path,
-                "shared_secret_hex": ss_hex,
-            }),
-            ct_path == "-" || ss_path == Some("-"),
+            &json!({ "algorithm": i.name, "ciphertext": ct_path, "shared_secret": ss_path }),
+            on_stdout,
         );
     }
     Ok(())
@@ -384,6 +293,7 @@ pub(crate) fn decaps(
     force: bool,
     json: bool,
 ) -> Result<(), Failure> {
+    let ss_path = ss_target(ss_path)?;
     if key_path == "-" && ct_path == "-" {
         return Err(Failure::usage(
             "--key - and --ct -: only one input can be standard input",
@@ -391,19 +301,17 @@ pub(crate) fn decaps(
     }
     let k = load_private(key_path, alg)?;
     let kem = kem_of(k.algorithm())?;
-    let ct = read_input(ct_path)?;
+    let ct = read_input(ct_path, KEY_LIMIT)?;
     let mut ss = Zeroizing::new(vec![0u8; kem.info().ss_bytes]);
     kem.decaps(k.expanded(), &ct, &mut ss)
         .map_err(|e| key_err(ct_path, &e))?;
-    let ss_hex = shared_secret(&ss, ss_path, force, json)?;
+    let mut outs = Outputs::new(force);
+    outs.add(ss_path, &ss, true);
+    outs.commit(&[key_path, ct_path])?;
     if json {
         report(
-            &json!({
-                "algorithm": kem.info().name,
-                "shared_secret": ss_path,
-                "shared_secret_hex": ss_hex,
-            }),
-            ss_path == Some("-"),
+            &json!({ "algorithm": kem.info().name, "shared_secret": ss_path }),
+            ss_path == "-",
         );
     }
     Ok(())
@@ -465,7 +373,7 @@ pub(crate) fn sign(
     }
     let k = load_private(key_path, alg)?;
     let sig = sig_of(k.algorithm())?;
-    let msg = read_input(input)?;
+    let msg = read_input(input, MESSAGE_LIMIT)?;
     let ctx = s.context()?;
     let mut opts = s.options(&ctx)?;
     if s.deterministic {
@@ -475,7 +383,9 @@ pub(crate) fn sign(
     let n = sig
         .sign(&mut rng::os_seeded(), k.expanded(), &msg, &opts, &mut out)
         .map_err(|e| Failure::usage(format!("sign: {e}")))?;
-    Out::new(sig_path, false, force).write(&out[..n])?;
+    let mut outs = Outputs::new(force);
+    outs.add(sig_path, &out[..n], false);
+    outs.commit(&[key_path, input])?;
     if json {
         report(
             &json!({ "algorithm": sig.info().name, "signature": sig_path, "bytes": n }),
@@ -505,8 +415,8 @@ pub(crate) fn verify(
         )));
     }
     let sig = sig_of(pk.algorithm())?;
-    let msg = read_input(input)?;
-    let signature = read_input(sig_path)?;
+    let msg = read_input(input, MESSAGE_LIMIT)?;
+    let signature = read_input(sig_path, KEY_LIMIT)?;
     let ctx = s.context()?;
     let opts = s.options(&ctx)?;
     let r = sig.verify(pk.as_bytes(), &msg, &opts, &signature);

@@ -6,6 +6,7 @@
 //! `encaps`, `decaps`, `sign`, `verify` (see `keys.rs`).
 
 mod bench;
+mod files;
 mod kat;
 mod keys;
 mod list;
@@ -183,8 +184,8 @@ enum Cmd {
         /// Ciphertext output.
         #[arg(long, value_name = "FILE")]
         ct: String,
-        /// Shared-secret output (mode 0600); without it the secret is
-        /// printed in hex on standard output.
+        /// Shared-secret output (mode 0600; `-`: standard output). Required:
+        /// a secret is written only where asked.
         #[arg(long, value_name = "FILE")]
         ss: Option<String>,
         /// Replace existing files.
@@ -204,8 +205,8 @@ enum Cmd {
         /// Ciphertext input.
         #[arg(long, value_name = "FILE")]
         ct: String,
-        /// Shared-secret output (mode 0600); without it the secret is
-        /// printed in hex on standard output.
+        /// Shared-secret output (mode 0600; `-`: standard output). Required:
+        /// a secret is written only where asked.
         #[arg(long, value_name = "FILE")]
         ss: Option<String>,
         /// Replace an existing file.

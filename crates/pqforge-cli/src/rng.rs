@@ -10,5 +10,7 @@ pub fn os_seeded() -> ChaCha20Rng {
         eprintln!("pqforge: the operating system's random source failed");
         std::process::exit(2);
     }
-    ChaCha20Rng::from_seed(seed)
+    let rng = ChaCha20Rng::from_seed(seed);
+    zeroize::Zeroize::zeroize(&mut seed);
+    rng
 }

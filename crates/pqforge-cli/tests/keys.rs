@@ -396,14 +396,17 @@ fn bad_inputs_give_one_line_and_exit_2() {
         "public key, where a private key was expected",
     );
     usage_error(
-        &s.run(&["encaps", "--pub", "k", "--ct", "c"]),
+        &s.run(&["encaps", "--pub", "k", "--ct", "c", "--ss", "s"]),
         "private key, where a public key was expected",
     );
     usage_error(
         &s.run(&["sign", "--key", "k", "--in", "m", "--sig", "x"]),
         "not a signature scheme",
     );
-    usage_error(&s.run(&["encaps", "--pub", "vk", "--ct", "c"]), "not a KEM");
+    usage_error(
+        &s.run(&["encaps", "--pub", "vk", "--ct", "c", "--ss", "s"]),
+        "not a KEM",
+    );
     usage_error(
         &s.run(&["keygen", "ml-kem-786", "--out", "x"]),
         "did you mean",
@@ -422,7 +425,7 @@ fn bad_inputs_give_one_line_and_exit_2() {
     usage_error(&s.run(&["pub", "cut"]), "cut: key file");
     std::fs::write(s.0.join("short-ct"), [0u8; 10]).unwrap();
     usage_error(
-        &s.run(&["decaps", "--key", "k", "--ct", "short-ct"]),
+        &s.run(&["decaps", "--key", "k", "--ct", "short-ct", "--ss", "s"]),
         "ciphertext",
     );
     // A signature of the wrong length is "invalid" (exit 1), not a usage error.
@@ -498,20 +501,131 @@ fn standard_streams_and_json() {
     assert_eq!(v.status.code(), Some(1));
     let j: serde_json::Value = serde_json::from_slice(&v.stdout).expect("JSON");
     assert_eq!(j["valid"], false);
-    // KEM: JSON with the secret in hex when --ss is not given; both sides agree.
+    // KEM: the secret only where asked; `--ss -` writes it raw to standard
+    // output (and the JSON report goes to standard error).
     s.ok(&["keygen", "ml-kem-1024", "--out", "kk", "--pub", "kp"]);
-    let e = s.ok(&["encaps", "--pub", "kp", "--ct", "c", "--format", "json"]);
-    let e: serde_json::Value = serde_json::from_slice(&e.stdout).expect("JSON");
-    let d = s.ok(&["decaps", "--key", "kk", "--ct", "c"]);
-    assert_eq!(
-        String::from_utf8(d.stdout).unwrap().trim(),
-        e["shared_secret_hex"].as_str().unwrap()
+    usage_error(
+        &s.run(&["encaps", "--pub", "kp", "--ct", "c"]),
+        "--ss FILE is required",
     );
+    let e = s.ok(&[
+        "encaps", "--pub", "kp", "--ct", "c", "--ss", "-", "--format", "json",
+    ]);
+    assert_eq!(e.stdout.len(), 32);
+    let j: serde_json::Value = serde_json::from_slice(&e.stderr).expect("JSON on stderr");
+    assert_eq!(j["shared_secret"], "-");
+    assert!(!String::from_utf8_lossy(&e.stderr).contains("hex"));
+    let d = s.ok(&["decaps", "--key", "kk", "--ct", "c", "--ss", "-"]);
+    assert_eq!(d.stdout, e.stdout);
     // Two uses of standard input are refused.
     usage_error(
         &s.run(&["sign", "--key", "-", "--in", "-", "--sig", "x"]),
         "standard input",
     );
+}
+
+#[test]
+fn outputs_are_checked_before_anything_is_written() {
+    let s = Scratch::new("atomic");
+    std::fs::write(s.0.join("existing"), b"keep").unwrap();
+    // The second output exists: the first is not written either.
+    usage_error(
+        &s.run(&["keygen", "ml-kem-512", "--out", "new", "--pub", "existing"]),
+        "existing: exists",
+    );
+    assert!(!s.0.join("new").exists(), "nothing written on failure");
+    // Two outputs, or an output and an input, naming one file.
+    usage_error(
+        &s.run(&[
+            "keygen",
+            "ml-kem-512",
+            "--out",
+            "k",
+            "--pub",
+            "k",
+            "--force",
+        ]),
+        "two outputs",
+    );
+    s.ok(&["keygen", "ml-kem-512", "--out", "k", "--pub", "p"]);
+    s.ok(&["encaps", "--pub", "p", "--ct", "c", "--ss", "ss"]);
+    usage_error(
+        &s.run(&["decaps", "--key", "k", "--ct", "c", "--ss", "k", "--force"]),
+        "also an input",
+    );
+    usage_error(
+        &s.run(&[
+            "decaps", "--key", "k", "--ct", "c", "--ss", "./k", "--force",
+        ]),
+        "also an input",
+    );
+    assert!(s.run(&["pub", "k"]).status.success(), "the key is intact");
+    // Both outputs on standard output.
+    usage_error(
+        &s.run(&["keygen", "ml-kem-512", "--out", "-", "--pub", "-"]),
+        "standard output",
+    );
+    // No temporary file is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&s.0)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn force_replaces_links_and_open_files_safely() {
+    use std::io::Read as _;
+    let s = Scratch::new("force");
+    // A symlink to a victim file: --force replaces the link, not the victim.
+    std::fs::write(s.0.join("victim"), b"victim data").unwrap();
+    std::os::unix::fs::symlink("victim", s.0.join("link.pem")).unwrap();
+    usage_error(
+        &s.run(&["keygen", "ml-kem-512", "--out", "link.pem"]),
+        "exists",
+    );
+    s.ok(&["keygen", "ml-kem-512", "--out", "link.pem", "--force"]);
+    assert_eq!(s.read("victim"), b"victim data");
+    assert!(
+        !std::fs::symlink_metadata(s.0.join("link.pem"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // A reader holding the old file open does not see the new secret.
+    std::fs::write(s.0.join("shared.pem"), b"old public contents").unwrap();
+    let mut held = std::fs::File::open(s.0.join("shared.pem")).unwrap();
+    s.ok(&["keygen", "ml-kem-512", "--out", "shared.pem", "--force"]);
+    let mut seen = String::new();
+    held.read_to_string(&mut seen).unwrap();
+    assert_eq!(seen, "old public contents");
+    // Not a regular file: refused even with --force (use - for stdout).
+    usage_error(
+        &s.run(&["keygen", "ml-kem-512", "--out", "/dev/null", "--force"]),
+        "not a regular file",
+    );
+    usage_error(
+        &s.run(&["keygen", "ml-kem-512", "--out", ".", "--force"]),
+        "not a regular file",
+    );
+}
+
+#[test]
+fn alg_does_not_hide_a_decoding_error_and_inputs_are_bounded() {
+    let s = Scratch::new("misc");
+    s.ok(&["keygen", "ml-kem-768", "--out", "k.pem"]);
+    let mut pem = s.read("k.pem");
+    let mid = pem.len() / 2;
+    pem[mid] = b'*';
+    std::fs::write(s.0.join("bad.pem"), &pem).unwrap();
+    // The PEM error, not "length 172, expected 2400".
+    usage_error(&s.run(&["pub", "bad.pem", "--alg", "ml-kem-768"]), "PEM");
+    // An input larger than any key is refused before it is read whole.
+    let f = std::fs::File::create(s.0.join("huge")).unwrap();
+    f.set_len(17 << 20).unwrap();
+    usage_error(&s.run(&["pub", "huge"]), "larger than 16 MiB");
 }
 
 #[test]

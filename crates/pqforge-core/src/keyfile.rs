@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | ML-KEM (RFC 9935), ML-DSA (RFC 9881) | SPKI, the raw FIPS 203 `ek` / FIPS 204 `pk` in the BIT STRING | PKCS#8; the privateKey OCTET STRING holds the CHOICE `seed [0] OCTET STRING` / `expandedKey OCTET STRING` / `both SEQUENCE { seed, expandedKey }` |
 //! | SLH-DSA (RFC 9909) | SPKI, `PK.seed ‖ PK.root` | PKCS#8, privateKey = `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` |
-//! | HQC, Classic McEliece, Falcon, FN-DSA (no OID) | [`PQFORGE_PUBLIC_LABEL`]: `SEQUENCE { algorithm UTF8String, publicKey OCTET STRING }` | [`PQFORGE_PRIVATE_LABEL`]: `SEQUENCE { algorithm UTF8String, privateKey OCTET STRING, publicKey OCTET STRING OPTIONAL }` |
+//! | HQC, Classic McEliece, Falcon, FN-DSA (no OID) | [`PQFORGE_PUBLIC_LABEL`]: `SEQUENCE { algorithm UTF8String, publicKey [1] IMPLICIT OCTET STRING }` | [`PQFORGE_PRIVATE_LABEL`]: `SEQUENCE { algorithm UTF8String, privateKey [0] IMPLICIT OCTET STRING, publicKey [1] IMPLICIT OCTET STRING }` ([`PqforgeKey`]) |
 //!
 //! Decoding is strict: DER only, the algorithm's own OID, parameters
 //! absent, exact lengths, no trailing data; the CHOICE is read by its tag,
@@ -38,7 +38,7 @@
 //! # }
 //! ```
 
-use crate::bytes::{ByteArray, array_ref};
+use crate::bytes::array_ref;
 use crate::{AlgInfo, DecapsKey, Error, Kem, SignatureScheme, SigningKey, check_len};
 
 #[cfg(feature = "pkcs8")]
@@ -181,12 +181,17 @@ pub fn decaps_key_from_parts<P: Kem>(parts: &PrivateKeyParts<'_>) -> Result<Deca
         }
         (None, None) => return Err(Error::InvalidInput("no private-key part")),
     };
-    if let (Some(pk), Some(ek)) = (parts.public_key, key.encaps_key())
-        && ek.as_ref() != pk
-    {
-        return Err(Error::InvalidKey(
-            "the public key stored with the private key is not its own",
-        ));
+    if let Some(pk) = parts.public_key {
+        match key.encaps_key() {
+            Some(ek) if ek.as_ref() != pk => {
+                return Err(Error::InvalidKey(
+                    "the public key stored with the private key is not its own",
+                ));
+            }
+            Some(_) => {}
+            // Not embedded (Classic McEliece): a pairwise test against it.
+            None => kem_pairwise_with(&key, pk)?,
+        }
     }
     Ok(key)
 }
@@ -243,21 +248,37 @@ fn same_expanded(from_seed: &[u8], stored: &[u8]) -> Result<(), Error> {
 }
 
 /// Pairwise consistency of an expanded decapsulation key whose encoding
-/// embeds the encapsulation key: encapsulate with fixed randomness,
-/// decapsulate, compare (the secrets in constant time). Sets that embed no
-/// encapsulation key or define no derandomized encapsulation are not
-/// tested here.
+/// embeds the encapsulation key (see [`kem_pairwise_with`]); sets that
+/// embed none are tested only against a stored public key.
 fn kem_pairwise<P: Kem>(dk: &DecapsKey<P>) -> Result<(), Error> {
-    let Some(ek) = dk.encaps_key() else {
-        return Ok(());
-    };
-    if P::INFO.encaps_seed_bytes == 0 {
-        return Ok(());
+    match (P::DK_EK_OFFSET, dk.encaps_key()) {
+        (Some(_), Some(ek)) => kem_pairwise_with(dk, ek.as_ref()),
+        _ => Ok(()),
     }
-    let m = P::EncapsSeed::zeroed();
-    let (ct, k1) = P::encaps_derand(&ek, &m)?;
-    let k2 = P::decaps(dk, &ct);
-    if crate::ct::eq_mask(k1.as_ref(), k2.as_ref()) == 0xFF {
+}
+
+/// Encapsulates to `pk` with fixed, public randomness (the NIST KAT
+/// generator seeded with zeros: the test draws no entropy and is the same
+/// every time), decapsulates with `dk`, compares the secrets in constant
+/// time. The public key is used in place (Classic McEliece's is up to
+/// 1.3 MB: no copy on the stack).
+fn kem_pairwise_with<P: Kem>(dk: &DecapsKey<P>, pk: &[u8]) -> Result<(), Error> {
+    use crate::bytes::ByteArray;
+    let (ek, state) = crate::kem::prepare_ek::<P>(pk)?;
+    let mut rng = crate::kat::KatSource::new(crate::KatRng::NistDrbg, &[0u8; 48]);
+    let mut ct = P::CtBytes::zeroed();
+    let (mut k1, mut k2) = (P::SsBytes::zeroed(), P::SsBytes::zeroed());
+    P::encaps_into(
+        crate::PreparedEk::new(ek, &state),
+        &mut rng,
+        &mut ct,
+        &mut k1,
+    );
+    P::decaps_into(dk.prepared(), &ct, &mut k2);
+    let same = crate::ct::eq_mask(k1.as_ref(), k2.as_ref()) == 0xFF;
+    crate::ct::wipe(k1.as_mut());
+    crate::ct::wipe(k2.as_mut());
+    if same {
         Ok(())
     } else {
         Err(Error::InvalidKey(
@@ -631,21 +652,50 @@ mod der_codec {
 
     // ------------------------------------------------- pqforge form (no OID)
 
-    /// A key in pqforge's own form: the algorithm's canonical name and the
-    /// raw key bytes (and, for private keys, optionally the public key).
-    #[derive(Clone, Copy, Debug)]
+    /// A key in pqforge's own form (for sets without an OID): the
+    /// algorithm's canonical name, the private key (a private-key file) and
+    /// the public key (always in a public-key file; beside the private key
+    /// where the private key does not embed it, e.g. Classic McEliece).
+    ///
+    /// ```text
+    /// PqforgeKey ::= SEQUENCE {
+    ///     algorithm   UTF8String,                        -- "hqc-1", ...
+    ///     privateKey  [0] IMPLICIT OCTET STRING OPTIONAL,
+    ///     publicKey   [1] IMPLICIT OCTET STRING OPTIONAL } -- at least one
+    /// ```
+    ///
+    /// The tags keep the two kinds of file apart whatever their lengths.
+    #[derive(Clone, Copy)]
     pub struct PqforgeKey<'a> {
         /// The canonical algorithm name (`"hqc-1"`).
         pub algorithm: &'a str,
-        /// The raw key (public key, or expanded private key).
-        pub key: &'a [u8],
-        /// The public key stored beside a private key (its sets' private keys
-        /// need not embed it: Classic McEliece).
+        /// The raw (expanded) private key, in a private-key file.
+        pub private_key: Option<&'a [u8]>,
+        /// The raw public key.
         pub public_key: Option<&'a [u8]>,
     }
 
-    /// Decodes pqforge's form `SEQUENCE { algorithm UTF8String, key OCTET
-    /// STRING, publicKey OCTET STRING OPTIONAL }` (DER). Lengths are checked
+    impl core::fmt::Debug for PqforgeKey<'_> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            // Lengths only: the private key is secret.
+            f.debug_struct("PqforgeKey")
+                .field("algorithm", &self.algorithm)
+                .field("private_key", &self.private_key.map(<[u8]>::len))
+                .field("public_key", &self.public_key.map(<[u8]>::len))
+                .finish()
+        }
+    }
+
+    const PRIVATE_TAG: Tag = Tag::ContextSpecific {
+        constructed: false,
+        number: TagNumber(0),
+    };
+    const PUBLIC_TAG: Tag = Tag::ContextSpecific {
+        constructed: false,
+        number: TagNumber(1),
+    };
+
+    /// Decodes pqforge's form ([`PqforgeKey`], DER). Lengths are checked
     /// once the algorithm is known (by the caller, who resolves the name).
     ///
     /// # Errors
@@ -662,30 +712,36 @@ mod der_codec {
         }
         let mut r = SliceReader::new(body).map_err(|e| der_err(&e))?;
         let name = Utf8StringRef::decode(&mut r).map_err(|e| der_err(&e))?;
-        let key = <&OctetStringRef>::decode(&mut r).map_err(|e| der_err(&e))?;
-        let public_key = if r.is_finished() {
-            None
-        } else {
-            Some(
-                <&OctetStringRef>::decode(&mut r)
-                    .map_err(|e| der_err(&e))?
-                    .as_bytes(),
-            )
-        };
-        if !r.is_finished() {
-            return Err(Error::KeyFormat("trailing data in the pqforge key"));
-        }
-        Ok(PqforgeKey {
+        let mut k = PqforgeKey {
             algorithm: name.as_str(),
-            key: key.as_bytes(),
-            public_key,
-        })
+            private_key: None,
+            public_key: None,
+        };
+        let mut last = None;
+        while !r.is_finished() {
+            let h = Header::decode(&mut r).map_err(|e| der_err(&e))?;
+            let v = r.read_slice(h.length()).map_err(|e| der_err(&e))?;
+            match h.tag() {
+                PRIVATE_TAG if last.is_none() => k.private_key = Some(v),
+                PUBLIC_TAG if last != Some(PUBLIC_TAG) => k.public_key = Some(v),
+                _ => {
+                    return Err(Error::KeyFormat(
+                        "a pqforge key has privateKey [0] then publicKey [1], each at most once",
+                    ));
+                }
+            }
+            last = Some(h.tag());
+        }
+        if last.is_none() {
+            return Err(Error::KeyFormat("a pqforge key without a key"));
+        }
+        Ok(k)
     }
 
     /// Bytes of the SEQUENCE body of pqforge's form.
     fn pqforge_body_len(k: &PqforgeKey<'_>) -> usize {
         tlv_len(k.algorithm.len())
-            + tlv_len(k.key.len())
+            + k.private_key.map_or(0, |p| tlv_len(p.len()))
             + k.public_key.map_or(0, |p| tlv_len(p.len()))
     }
 
@@ -698,11 +754,16 @@ mod der_codec {
     /// Encodes pqforge's form (see [`decode_pqforge_key`]) into `out`.
     ///
     /// # Errors
-    /// [`Error::BufferTooSmall`].
+    /// [`Error::BufferTooSmall`]; [`Error::InvalidInput`] for no key.
     pub fn encode_pqforge_key<'o>(
         k: &PqforgeKey<'_>,
         out: &'o mut [u8],
     ) -> Result<&'o [u8], Error> {
+        if k.private_key.is_none() && k.public_key.is_none() {
+            return Err(Error::InvalidInput(
+                "a pqforge key needs a private or a public key",
+            ));
+        }
         let total = pqforge_key_der_len(k);
         let got = out.len();
         let out = out
@@ -712,9 +773,11 @@ mod der_codec {
         let r: der::Result<()> = (|| {
             header(&mut w, Tag::Sequence, pqforge_body_len(k))?;
             tlv(&mut w, Tag::Utf8String, k.algorithm.as_bytes())?;
-            tlv(&mut w, Tag::OctetString, k.key)?;
+            if let Some(p) = k.private_key {
+                tlv(&mut w, PRIVATE_TAG, p)?;
+            }
             if let Some(p) = k.public_key {
-                tlv(&mut w, Tag::OctetString, p)?;
+                tlv(&mut w, PUBLIC_TAG, p)?;
             }
             Ok(())
         })();
@@ -946,8 +1009,17 @@ mod der_codec {
     pub fn pem_decode_vec(
         pem: &[u8],
     ) -> Result<(&str, zeroize::Zeroizing<alloc::vec::Vec<u8>>), Error> {
-        let (label, v) =
-            pem_rfc7468::decode_vec(pem).map_err(|e| Error::KeyFormat(pem_reason(e)))?;
-        Ok((label, zeroize::Zeroizing::new(v)))
+        // Decoded into one buffer of the exact size, wiped on drop on every
+        // path (no reallocation leaves a copy behind).
+        let reason = |e| Error::KeyFormat(pem_reason(e));
+        let mut d = pem_rfc7468::Decoder::new(pem).map_err(reason)?;
+        let label = d.type_label();
+        let mut v = zeroize::Zeroizing::new(alloc::vec![0u8; d.remaining_len()]);
+        let n = d.decode(&mut v).map_err(reason)?.len();
+        if !d.is_finished() {
+            return Err(Error::KeyFormat("malformed PEM"));
+        }
+        v.truncate(n);
+        Ok((label, v))
     }
 }

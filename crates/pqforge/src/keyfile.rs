@@ -9,10 +9,11 @@
 //!   three are read.
 //! * HQC, Classic McEliece, Falcon, FN-DSA have no OID (draft or at-risk):
 //!   pqforge's own form, clearly labelled `PQFORGE PUBLIC KEY` /
-//!   `PQFORGE PRIVATE KEY`, a DER `SEQUENCE { algorithm UTF8String, key
-//!   OCTET STRING, publicKey OCTET STRING OPTIONAL }` naming the algorithm
-//!   (see [`pqforge_core::keyfile`]). Private keys carry their public key
-//!   (Classic McEliece's cannot be derived from the private key).
+//!   `PQFORGE PRIVATE KEY`, a DER `SEQUENCE { algorithm UTF8String,
+//!   privateKey [0] IMPLICIT OCTET STRING OPTIONAL, publicKey [1] IMPLICIT
+//!   OCTET STRING OPTIONAL }` naming the algorithm by its canonical name
+//!   (see [`pqforge_core::keyfile::PqforgeKey`]). Private keys carry their
+//!   public key (Classic McEliece's cannot be derived from the private key).
 //!
 //! Every key is checked when read: lengths, encodings, the set's own key
 //! checks, and the consistency checks of
@@ -109,10 +110,14 @@ fn by_oid(oid: &ObjectIdentifier) -> Result<Algorithm, Error> {
         ))
 }
 
-/// The algorithm named in a pqforge-form key, which must have no OID (a
-/// set with an OID is always written in its standard form).
+/// The algorithm named in a pqforge-form key: its exact canonical name
+/// (files are written with it, and a key file has one spelling), of a set
+/// without an OID (a set with an OID is always written in its standard
+/// form).
 fn by_name(name: &str) -> Result<Algorithm, Error> {
-    let a = Algorithm::find(name).ok_or(Error::UnknownAlgorithm)?;
+    let a = Algorithm::all()
+        .find(|a| a.name() == name)
+        .ok_or(Error::UnknownAlgorithm)?;
     if a.info().oid.is_some() {
         return Err(Error::KeyFormat(
             "a pqforge-form key for an algorithm that has a standard form",
@@ -166,23 +171,36 @@ impl PublicKey {
     pub fn decode(data: &[u8]) -> Result<Self, Error> {
         let (label, der) = der_of(data)?;
         match label.as_deref() {
-            Some(PUBLIC_LABEL) | None if kf::public_key_oid(&der).is_ok() => {
-                let alg = by_oid(&kf::public_key_oid(&der)?)?;
-                Self::from_raw(alg, kf::decode_public_key(alg.info(), &der)?)
-            }
-            Some(PQFORGE_PUBLIC_LABEL) | None => {
-                let k = kf::decode_pqforge_key(&der).map_err(|_| {
-                    Error::KeyFormat("not a public key (SubjectPublicKeyInfo or pqforge form)")
-                })?;
-                if k.public_key.is_some() {
-                    return Err(Error::KeyFormat("a pqforge public key has two keys"));
-                }
-                Self::from_raw(by_name(k.algorithm)?, k.key)
-            }
+            Some(PUBLIC_LABEL) => Self::from_spki(&der),
+            Some(PQFORGE_PUBLIC_LABEL) => Self::from_pqforge(&der),
             Some(PRIVATE_LABEL | PQFORGE_PRIVATE_LABEL) => Err(Error::KeyFormat(
                 "this is a private key, where a public key was expected",
             )),
             Some(_) => Err(Error::KeyFormat("PEM label is not a public key's")),
+            // DER: the form its structure says; the SPKI error otherwise.
+            None if kf::public_key_oid(&der).is_ok() => Self::from_spki(&der),
+            None if kf::private_key_oid(&der).is_ok() => Err(Error::KeyFormat(
+                "this is a private key, where a public key was expected",
+            )),
+            None => match kf::decode_pqforge_key(&der) {
+                Ok(_) => Self::from_pqforge(&der),
+                Err(_) => Self::from_spki(&der),
+            },
+        }
+    }
+
+    fn from_spki(der: &[u8]) -> Result<Self, Error> {
+        let alg = by_oid(&kf::public_key_oid(der)?)?;
+        Self::from_raw(alg, kf::decode_public_key(alg.info(), der)?)
+    }
+
+    fn from_pqforge(der: &[u8]) -> Result<Self, Error> {
+        let k = kf::decode_pqforge_key(der)?;
+        match (k.private_key, k.public_key) {
+            (None, Some(p)) => Self::from_raw(by_name(k.algorithm)?, p),
+            _ => Err(Error::KeyFormat(
+                "this is a private key, where a public key was expected",
+            )),
         }
     }
 
@@ -201,8 +219,8 @@ impl PublicKey {
         } else {
             let k = PqforgeKey {
                 algorithm: info.name,
-                key: &self.bytes,
-                public_key: None,
+                private_key: None,
+                public_key: Some(&self.bytes),
             };
             (
                 PQFORGE_PUBLIC_LABEL,
@@ -298,16 +316,11 @@ impl PrivateKey {
                 true
             }
         };
+        // Not derivable (Classic McEliece): the stored one, which
+        // `import_private_key` checked against the private key.
         let public = match (derived, parts.public_key) {
             (true, _) => Some(public),
-            (false, Some(p)) => {
-                // Not derivable (Classic McEliece): check it is a valid key
-                // and that it works with this private key (encapsulate,
-                // decapsulate, compare).
-                pair_check_kem(alg, p, &expanded)?;
-                Some(p.to_vec())
-            }
-            (false, None) => None,
+            (false, p) => p.map(<[u8]>::to_vec),
         };
         Ok(Self {
             alg,
@@ -343,32 +356,49 @@ impl PrivateKey {
     pub fn decode(data: &[u8]) -> Result<Self, Error> {
         let (label, der) = der_of(data)?;
         match label.as_deref() {
-            Some(PRIVATE_LABEL) | None if kf::private_key_oid(&der).is_ok() => {
-                let alg = by_oid(&kf::private_key_oid(&der)?)?;
-                let parts = kf::decode_private_key(alg.info(), &der)?;
-                Self::from_parts(alg, &parts)
-            }
-            Some(PQFORGE_PRIVATE_LABEL) | None => {
-                let k = kf::decode_pqforge_key(&der)
-                    .map_err(|_| Error::KeyFormat("not a private key (PKCS#8 or pqforge form)"))?;
-                let alg = by_name(k.algorithm)?;
-                let info = alg.info();
-                pqforge_core::check_len("private key", info.sk_bytes, k.key.len())?;
-                if let Some(p) = k.public_key {
-                    pqforge_core::check_len("public key", info.pk_bytes, p.len())?;
-                }
-                let parts = PrivateKeyParts {
-                    seed: None,
-                    expanded: Some(k.key),
-                    public_key: k.public_key,
-                };
-                Self::from_parts(alg, &parts)
-            }
+            Some(PRIVATE_LABEL) => Self::from_pkcs8(&der),
+            Some(PQFORGE_PRIVATE_LABEL) => Self::from_pqforge(&der),
             Some(PUBLIC_LABEL | PQFORGE_PUBLIC_LABEL) => Err(Error::KeyFormat(
                 "this is a public key, where a private key was expected",
             )),
             Some(_) => Err(Error::KeyFormat("PEM label is not a private key's")),
+            // DER: the form its structure says; the PKCS#8 error otherwise.
+            None if kf::private_key_oid(&der).is_ok() => Self::from_pkcs8(&der),
+            None if kf::public_key_oid(&der).is_ok() => Err(Error::KeyFormat(
+                "this is a public key, where a private key was expected",
+            )),
+            None => match kf::decode_pqforge_key(&der) {
+                Ok(_) => Self::from_pqforge(&der),
+                Err(_) => Self::from_pkcs8(&der),
+            },
         }
+    }
+
+    fn from_pkcs8(der: &[u8]) -> Result<Self, Error> {
+        let alg = by_oid(&kf::private_key_oid(der)?)?;
+        let parts = kf::decode_private_key(alg.info(), der)?;
+        Self::from_parts(alg, &parts)
+    }
+
+    fn from_pqforge(der: &[u8]) -> Result<Self, Error> {
+        let k = kf::decode_pqforge_key(der)?;
+        let Some(key) = k.private_key else {
+            return Err(Error::KeyFormat(
+                "this is a public key, where a private key was expected",
+            ));
+        };
+        let alg = by_name(k.algorithm)?;
+        let info = alg.info();
+        pqforge_core::check_len("private key", info.sk_bytes, key.len())?;
+        if let Some(p) = k.public_key {
+            pqforge_core::check_len("public key", info.pk_bytes, p.len())?;
+        }
+        let parts = PrivateKeyParts {
+            seed: None,
+            expanded: Some(key),
+            public_key: k.public_key,
+        };
+        Self::from_parts(alg, &parts)
     }
 
     /// Writes the key in `form` (default: the seed where the key has one,
@@ -416,7 +446,7 @@ impl PrivateKey {
         } else {
             let k = PqforgeKey {
                 algorithm: info.name,
-                key: &self.expanded,
+                private_key: Some(&self.expanded),
                 public_key: self.public.as_deref(),
             };
             (PQFORGE_PRIVATE_LABEL, kf::encode_pqforge_key_vec(&k)?)
@@ -465,33 +495,5 @@ impl PrivateKey {
     #[must_use]
     pub fn kind(&self) -> Kind {
         self.alg.kind()
-    }
-}
-
-/// For KEMs whose private key does not embed the public key: the stored
-/// public key must be valid and must work with the private key.
-fn pair_check_kem(alg: Algorithm, pk: &[u8], dk: &[u8]) -> Result<(), Error> {
-    let Some(k) = alg.kem() else {
-        return Ok(());
-    };
-    let i = k.info();
-    let (mut ct, mut s1, mut s2) = (
-        vec![0u8; i.ct_bytes],
-        vec![0u8; i.ss_bytes],
-        vec![0u8; i.ss_bytes],
-    );
-    // A fixed generator: the test is deterministic and draws no entropy.
-    let mut rng = pqforge_core::kat::KatSource::new(pqforge_core::KatRng::NistDrbg, &[0u8; 48]);
-    k.encaps(&mut rng, pk, &mut ct, &mut s1)?;
-    k.decaps(dk, &ct, &mut s2)?;
-    let ok = pqforge_core::ct::eq_mask(&s1, &s2) == 0xFF;
-    pqforge_core::ct::wipe(&mut s1);
-    pqforge_core::ct::wipe(&mut s2);
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::InvalidKey(
-            "the public key stored with the private key does not match it (pairwise test)",
-        ))
     }
 }

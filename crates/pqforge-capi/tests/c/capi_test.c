@@ -34,7 +34,7 @@ static void *xmalloc(size_t n) {
 }
 
 static void round_trip_kem(const char *name) {
-  pqforge_kem *k = pqforge_kem_new(name);
+  const pqforge_kem *k = pqforge_kem_new(name);
   CHECK(k != NULL, "%s: pqforge_kem_new", name);
   if (!k) return;
   size_t pkn = pqforge_kem_size(k, PQFORGE_PUBLIC_KEY_BYTES), skn = pqforge_kem_size(k, PQFORGE_SECRET_KEY_BYTES);
@@ -50,12 +50,14 @@ static void round_trip_kem(const char *name) {
   CHECK(pqforge_kem_decaps(k, s2, ssn, ct, ctn - 1, sk, skn) == PQFORGE_ERR_LENGTH, "%s short ct", name);
   CHECK(pqforge_kem_encaps(k, ct, ctn, s1, ssn, NULL, pkn) == PQFORGE_ERR_NULL, "%s NULL pk", name);
   CHECK(strcmp(pqforge_kem_name(k), name) == 0, "%s name", name);
+  CHECK(pqforge_kem_size(k, 7) == 0 && pqforge_kem_size(k, -1) == 0, "%s: an unknown size selector gives 0", name);
+  CHECK(pqforge_kem_new(name) == k, "%s: handles are static", name);
   pqforge_kem_free(k);
   free(pk), free(sk), free(ct), free(s1), free(s2);
 }
 
 static void round_trip_sig(const char *name) {
-  pqforge_sig *s = pqforge_sig_new(name);
+  const pqforge_sig *s = pqforge_sig_new(name);
   CHECK(s != NULL, "%s: pqforge_sig_new", name);
   if (!s) return;
   size_t pkn = pqforge_sig_size(s, PQFORGE_PUBLIC_KEY_BYTES), skn = pqforge_sig_size(s, PQFORGE_SECRET_KEY_BYTES);
@@ -172,11 +174,18 @@ static void nist_api(void) {
   CHECK(memcmp(k1, k2, sizeof k1) == 0, "ml-kem-768 secrets");
   CHECK(pqforge_mlkem768_crypto_kem_keypair(NULL, sk) == PQFORGE_ERR_NULL, "NULL pk");
   /* A failing random source fails the call, with no output. */
-  pqforge_set_randombytes(failing_rng);
+  CHECK(pqforge_set_randombytes(failing_rng) == NULL, "no callback installed before");
   memset(k1, 0xAA, sizeof k1);
   CHECK(pqforge_mlkem768_crypto_kem_enc(ct, k1, pk) == PQFORGE_ERR_RNG, "failing randombytes");
   CHECK(k1[0] == 0 && memcmp(k1, k1 + 1, sizeof k1 - 1) == 0, "no secret left after an RNG failure");
-  pqforge_set_randombytes(NULL);
+  CHECK(pqforge_set_randombytes(NULL) == failing_rng, "the previous callback is returned");
+  /* A failed decapsulation (a corrupted key) leaves no stale secret. */
+  uint8_t bad_sk[sizeof sk];
+  memcpy(bad_sk, sk, sizeof sk);
+  bad_sk[sizeof sk - 40] ^= 1; /* inside H(ek): the FIPS 203 key check fails */
+  memset(k2, 0xAA, sizeof k2);
+  CHECK(pqforge_mlkem768_crypto_kem_dec(k2, ct, bad_sk) == PQFORGE_ERR_INVALID_KEY, "corrupted key refused");
+  CHECK(k2[0] == 0 && memcmp(k2, k2 + 1, sizeof k2 - 1) == 0, "no stale secret after a failure");
 
   uint8_t vk[PQFORGE_MLDSA65_CRYPTO_PUBLICKEYBYTES], ssk[PQFORGE_MLDSA65_CRYPTO_SECRETKEYBYTES];
   const uint8_t m[] = "NIST API";
@@ -190,8 +199,20 @@ static void nist_api(void) {
   CHECK(pqforge_mldsa65_crypto_sign_verify(sig, siglen, m, sizeof m, vk) == 0, "ml-dsa-65 verify");
   CHECK(pqforge_mldsa65_crypto_sign_verify(sig, siglen, m, sizeof m - 1, vk) == PQFORGE_ERR_VERIFICATION,
         "ml-dsa-65 verify: another message");
+  /* In place, as PQClean callers do: the message at the end of the signed
+   * message buffer, then opened onto itself. */
+  uint8_t buf[sizeof m + PQFORGE_MLDSA65_CRYPTO_BYTES];
+  memcpy(buf + PQFORGE_MLDSA65_CRYPTO_BYTES, m, sizeof m);
+  CHECK(pqforge_mldsa65_crypto_sign(buf, &smlen, buf + PQFORGE_MLDSA65_CRYPTO_BYTES, sizeof m, ssk) == 0,
+        "sign in place");
+  CHECK(pqforge_mldsa65_crypto_sign_open(buf, &outlen, buf, smlen, vk) == 0, "open in place");
+  CHECK(outlen == sizeof m && memcmp(buf, m, sizeof m) == 0, "open in place: the message");
+  buf[0] ^= 1;
+  outlen = 99;
+  CHECK(pqforge_mldsa65_crypto_sign_open(out, &outlen, buf, smlen, vk) == PQFORGE_ERR_VERIFICATION, "tampered");
+  CHECK(outlen == 0, "a failed open sets the length to 0");
   /* A context reaches the scheme through the by-name API. */
-  pqforge_sig *s = pqforge_sig_new("ML-DSA-65");
+  const pqforge_sig *s = pqforge_sig_new("ML-DSA-65");
   size_t len = sizeof sig;
   CHECK(pqforge_sig_sign(s, sig, &len, m, sizeof m, (const uint8_t *)"ctx", 3, ssk, sizeof ssk) == 0, "ctx sign");
   CHECK(pqforge_sig_verify(s, sig, len, m, sizeof m, (const uint8_t *)"ctx", 3, vk, sizeof vk) == 0, "ctx verify");
@@ -202,7 +223,7 @@ static void nist_api(void) {
   CHECK(pqforge_sig_sign(s, sig, &len, m, sizeof m, big, sizeof big, ssk, sizeof ssk) == PQFORGE_ERR_INPUT,
         "256-byte context refused");
   pqforge_sig_free(s);
-  pqforge_sig *f = pqforge_sig_new("falcon-512");
+  const pqforge_sig *f = pqforge_sig_new("falcon-512");
   len = sizeof sig;
   CHECK(pqforge_sig_sign(f, sig, &len, m, sizeof m, (const uint8_t *)"x", 1, ssk, PQFORGE_FALCON512_CRYPTO_SECRETKEYBYTES)
             != PQFORGE_OK, "Falcon round 3 refuses a context");
