@@ -20,8 +20,8 @@
 //!   not expect, becomes [`pqforge_status::PQFORGE_ERR_INTERNAL`]);
 //! * **randomness** from the operating system, replaceable by a
 //!   `randombytes`-style callback ([`pqforge_set_randombytes`]), and the
-//!   NIST KAT generators as such a callback ([`pqforge_kat_rng_init`],
-//!   [`pqforge_kat_randombytes`]), so the official KAT files can be
+//!   NIST KAT generators as such a callback (`pqforge_kat_rng_init`,
+//!   `pqforge_kat_randombytes`), so the official KAT files can be
 //!   regenerated from C.
 //!
 //! The per-set functions are generated from the registry into
@@ -220,14 +220,14 @@ impl CRng {
 
 pqforge::fill_rng!(impl for CRng, |r: &mut CRng, out: &mut [u8]| r.fill(out));
 
-/// The NIST KAT generator installed by [`pqforge_kat_rng_init`] (feature
+/// The NIST KAT generator installed by `pqforge_kat_rng_init` (feature
 /// `kat`: test programs only).
 #[cfg(feature = "kat")]
 static KAT: Mutex<Option<pqforge::kat::KatSource>> = Mutex::new(None);
 
 /// Seeds the KAT generator that the official `.rsp` files of `alg` were
 /// made with (the NIST AES-256-CTR DRBG, or HQC's SHAKE256 generator) with
-/// the 48-byte `seed` of a record; [`pqforge_kat_randombytes`] then draws
+/// the 48-byte `seed` of a record; `pqforge_kat_randombytes` then draws
 /// from it. Install that as the callback to regenerate a KAT record.
 ///
 /// Built only with the cargo feature `kat` (a library for test programs):
