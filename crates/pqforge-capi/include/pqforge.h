@@ -1033,7 +1033,7 @@ pqforge_randombytes_fn pqforge_set_randombytes(pqforge_randombytes_fn cb);
 /*
  Seeds the KAT generator that the official `.rsp` files of `alg` were
  made with (the NIST AES-256-CTR DRBG, or HQC's SHAKE256 generator) with
- the 48-byte `seed` of a record; [`pqforge_kat_randombytes`] then draws
+ the 48-byte `seed` of a record; `pqforge_kat_randombytes` then draws
  from it. Install that as the callback to regenerate a KAT record.
 
  Built only with the cargo feature `kat` (a library for test programs):
