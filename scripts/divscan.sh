@@ -7,13 +7,21 @@
 # A hit is a function to review: remove the division or, if every operand is
 # public, add the function to the ALLOW list below with the reason.
 #
-#   scripts/divscan.sh                       # profiles release and release-os
-#   PROFILES=release-oz scripts/divscan.sh
+#   scripts/divscan.sh                       # profiles release, release-os, release-oz,
+#                                            # then the LTO-linked release artifacts
+#   PROFILES=release-oz LTO_SCAN=0 scripts/divscan.sh
 #
-# (thumbv7em-none-eabihf joins with the Cortex-M4 harness.)
+# Two views: the per-crate rlibs (LTO off, so that each function keeps its
+# crate's name) at every opt-level we ship, and the LTO-linked release
+# artifacts exactly as shipped (the CLI binary `pqforge` and the C library
+# `libpqforge_capi.so`), where cross-crate inlining can create divisions no
+# rlib shows. At opt-level "z" LLVM keeps a `div` even for a constant
+# divisor (it prefers size to the multiply-by-reciprocal), so a secret
+# `x % Q` that is harmless at O3 shows there.
+# (thumbv7em-none-eabihf: `cargo xtask m4 divscan`.)
 set -u
 cd "$(dirname "$0")/.."
-PROFILES=${PROFILES:-"release release-os"}
+PROFILES=${PROFILES:-"release release-os release-oz"}
 OBJDUMP=${OBJDUMP:-objdump}
 command -v "$OBJDUMP" >/dev/null || { echo "divscan: objdump missing (apt-get install binutils)"; exit 2; }
 
@@ -35,6 +43,21 @@ command -v "$OBJDUMP" >/dev/null || { echo "divscan: objdump missing (apt-get in
 #   the row stride, column index c / 2), `backend::avx2::encaps::and_parities`
 #   (row count = matrix length / row bytes; out of line only where it is
 #   instantiated, e.g. in the C library).
+# - Reviewed at opt-level "z" (2026-11-28), every operand public:
+#   Falcon `backend::avx2::mq::ntt_avx2` (layer counter % 3),
+#   `ntru::solve_ntru` (the Babai schedule scale_k / 31 and % 31: depends
+#   on the depth and the iteration only), `scheme::hash_message` (hash to
+#   point: w % q on the hash of the public nonce and message); HQC
+#   `backend::portable::karatsuba` (operand lengths); McEliece
+#   `genpoly::forward_portable` and `backend::avx2::genpoly::forward`
+#   (`chunks_exact` by the row stride); ML-DSA `backend::avx2::sample::
+#   rej_uniform` (sampling the public matrix); ML-KEM `backend::avx2::hash::
+#   decaps_hashes` (input length / rate: lengths fixed by the set); SLH-DSA
+#   `internal::ht_verify` (verification: all inputs public),
+#   `backend::avx2::tree::xmss_pk_from_sig` and `backend::avx2::hash::X8::t`
+#   (lengths); and core's length helpers `usize::div_ceil`,
+#   `Iterator::step_by`, `slice::chunks_exact(_mut)` (chunk counts of
+#   slices, whose lengths are public in every pqforge API).
 # Floating-point div/sqrt (divsd/sqrtsd, never integer div) allowed where the
 # scheme deliberately uses native binary64 on x86_64: Falcon's FFT, ffLDL and
 # sampler. As in Falcon's reference "native" build, this relies on SSE2
@@ -44,9 +67,41 @@ command -v "$OBJDUMP" >/dev/null || { echo "divscan: objdump missing (apt-get in
 ALLOW_FP='^pqforge_falcon::'
 ALLOW='pqforge_hqc::params::karatsuba_scratch|pqforge_mceliece::backend::testing::|^pqforge_mceliece::backend::avx2::keygen::xor_rows_masked|^pqforge_mceliece::backend::avx2::benes::benes|^pqforge_mceliece::bm::unpack_locator|^pqforge_mceliece::genpoly::powers_portable|^pqforge_mceliece::backend::avx2::encaps::and_parities|pqforge_core::kat::rsp::|pqforge_core::aes::|^<?core::iter::adapters::|^core::iter::adapters::zip::TrustedRandomAccessNoCoerce::size'
 
+ALLOW_OZ='^pqforge_falcon::backend::avx2::mq::ntt_avx2$|^pqforge_falcon::ntru::solve_ntru$|^pqforge_falcon::scheme::hash_message$|^pqforge_hqc::backend::portable::karatsuba$|^pqforge_mceliece::genpoly::forward_portable$|^pqforge_mceliece::backend::avx2::genpoly::forward$|^pqforge_mldsa::backend::avx2::sample::rej_uniform$|^pqforge_mlkem::backend::avx2::hash::decaps_hashes$|^pqforge_slhdsa::internal::ht_verify$|^pqforge_slhdsa::backend::avx2::tree::xmss_pk_from_sig$|^pqforge_slhdsa::backend::avx2::hash::X8::t$|^<usize>::div_ceil$|^core::iter::traits::iterator::Iterator::step_by$|^core::slice::<impl \[T\]>::chunks_exact(_mut)?$'
+ALLOW="$ALLOW|$ALLOW_OZ"
 # The crates whose code handles secrets.
 CRATES=$(ls -d crates/pqforge-core crates/pqforge-[a-z]* | grep -v -e pqforge-cli | xargs -n1 basename | sort -u)
 pkgs=""; for c in $CRATES; do pkgs="$pkgs -p $c"; done
+
+# Functions with division instructions in objdump output: "name<TAB> ops".
+div_hits() {
+  awk '
+    /^[0-9a-f]+ <.*>:$/ { fn=$0; sub(/^[0-9a-f]+ </,"",fn); sub(/>:$/,"",fn); next }
+    {
+      line=$0; sub(/^[ \t]*[0-9a-f]+:[ \t]*/,"",line); split(line, w, /[ \t]+/)
+      if (w[1] ~ /^(i?div[bwlq]?|v?divs[sd]|v?divp[sd]|v?sqrts[sd]|v?sqrtp[sd])$/) hits[fn]=hits[fn] " " w[1]
+    }
+    END { for (f in hits) print f "\t" hits[f] }' | sort
+}
+
+# Classifies hit lines (stdin) under label $1; returns 1 on a REVIEW line.
+classify() {
+  local label=$1 l fn ops int_ops bad=0
+  while IFS= read -r l; do
+    [ -n "$l" ] || continue
+    fn=${l%%$'\t'*}
+    ops=${l#*$'\t'}
+    int_ops=$(tr ' ' '\n' <<< "$ops" | grep -E '^i?div[bwlq]?$' | tr '\n' ' ')
+    if echo "$fn" | grep -Eq "$ALLOW"; then
+      echo "  $label: allowed  $l"
+    elif [ -z "$int_ops" ] && echo "$fn" | grep -Eq "$ALLOW_FP"; then
+      echo "  $label: allowed (native binary64) $l"
+    else
+      echo "  $label: REVIEW   $l"; bad=1
+    fi
+  done
+  return $bad
+}
 
 rc=0
 for prof in $PROFILES; do
@@ -55,7 +110,7 @@ for prof in $PROFILES; do
   # for the scan (per-crate code generation is otherwise the same).
   env "CARGO_PROFILE_${pvar}_LTO=off" CARGO_TARGET_DIR=target/divscan \
     cargo build -q --profile "$prof" $pkgs --features pqforge-core/std || exit 2
-  echo "== x86_64 ($prof)"
+  echo "== x86_64 ($prof, per crate)"
   for c in $CRATES; do
     lib=target/divscan/$prof/lib$(echo "$c" | tr - _).rlib
     [ -f "$lib" ] || { echo "  missing $lib"; rc=1; continue; }
@@ -68,27 +123,32 @@ for prof in $PROFILES; do
       [ "$c" = pqforge-core ] && rc=1
       continue
     fi
-    hits=$(awk '
-      /^[0-9a-f]+ <.*>:$/ { fn=$0; sub(/^[0-9a-f]+ </,"",fn); sub(/>:$/,"",fn); next }
-      {
-        line=$0; sub(/^[ \t]*[0-9a-f]+:[ \t]*/,"",line); split(line, w, /[ \t]+/)
-        if (w[1] ~ /^(i?div[bwlq]?|v?divs[sd]|v?divp[sd]|v?sqrts[sd]|v?sqrtp[sd])$/) hits[fn]=hits[fn] " " w[1]
-      }
-      END { for (f in hits) print f "\t" hits[f] }' <<< "$asm" | sort)
+    hits=$(div_hits <<< "$asm")
     if [ -z "$hits" ]; then echo "  $c: no division in $nfn functions"; continue; fi
-    while IFS= read -r l; do
-      fn=${l%%$'\t'*}
-      ops=${l#*$'\t'}
-      int_ops=$(tr ' ' '\n' <<< "$ops" | grep -E '^i?div[bwlq]?$' | tr '\n' ' ')
-      if echo "$fn" | grep -Eq "$ALLOW"; then
-        echo "  $c: allowed  $l"
-      elif [ -z "$int_ops" ] && echo "$fn" | grep -Eq "$ALLOW_FP"; then
-        echo "  $c: allowed (native binary64) $l"
-      else
-        echo "  $c: REVIEW   $l"; rc=1
-      fi
-    done <<< "$hits"
+    classify "$c" <<< "$hits" || rc=1
   done
 done
+
+# The LTO-linked release artifacts as shipped (default features): every
+# function of the library crates in the CLI binary (the CLI's own code,
+# `pqforge::…` there, is tables and timing), every function in the C
+# library (its exported C functions hold whatever LTO inlined into them).
+if [ "${LTO_SCAN:-1}" = 1 ]; then
+  cargo build -q --release -p pqforge-cli --bin pqforge || exit 2
+  cargo build -q --release -p pqforge-capi || exit 2
+  echo "== x86_64 (release, LTO-linked as shipped)"
+  for art in target/release/pqforge target/release/libpqforge_capi.so; do
+    asm=$("$OBJDUMP" -d --no-show-raw-insn -C "$art" 2>/dev/null)
+    case $art in
+      *pqforge) keep='pqforge_[a-z]+::' ;;
+      *) keep='pqforge|crypto_(kem|sign)' ;;
+    esac
+    nfn=$(grep -E '^[0-9a-f]+ <.*>:$' <<< "$asm" | grep -cE "$keep")
+    if [ "$nfn" -eq 0 ]; then echo "  $art: no pqforge function found"; rc=1; continue; fi
+    hits=$(div_hits <<< "$asm" | grep -E "$keep")
+    if [ -z "$hits" ]; then echo "  $art: no division in $nfn functions"; continue; fi
+    classify "$(basename "$art")" <<< "$hits" || rc=1
+  done
+fi
 [ $rc = 0 ] && echo "divscan: clean" || echo "divscan: divisions to review (see REVIEW lines)"
 exit $rc

@@ -313,6 +313,28 @@ pub(crate) fn comp_encode<O: BitOrder>(out: &mut [u8], x: &[i16], bound: u32) ->
     w.finish()
 }
 
+/// Whether [`comp_encode`] of `x` with `bound` fits `cap` bytes, in
+/// constant time: every |c| <= bound (bound < 2^15) and the 9 + (|c| >> 7)
+/// bits per coefficient fill at most `cap` bytes. Signing asks this before
+/// declassifying a candidate s2: a candidate that does not fit is discarded
+/// while still secret (the encoder itself branches on the values).
+pub(crate) fn comp_fits(x: &[i16], bound: u32, cap: usize) -> bool {
+    let mut bits = 0u64;
+    let mut over = 0u32;
+    for &c in x {
+        let v = i32::from(c);
+        let m = v >> 31;
+        let t = ((v ^ m) - m) as u32;
+        // Bit 31 is set iff t > bound (both below 2^16).
+        over |= bound.wrapping_sub(t);
+        bits += u64::from(9 + (t >> 7));
+    }
+    // Bit 63 is set iff bits > 8 cap (no secret comparison).
+    let room = (cap as u64 * 8).wrapping_sub(bits);
+    let bad = (over >> 31) | (room >> 63) as u32;
+    crate::ct_util::declassify_bool(bad == 0)
+}
+
 /// Decodes a compressed s2 from a prefix of `input`; returns the bytes
 /// consumed. Rejects "-0", coefficients above `bound`, input exhausted
 /// mid-coefficient, and nonzero unused bits in the last byte read.
@@ -338,6 +360,47 @@ pub(crate) fn comp_decode<O: BitOrder>(x: &mut [i16], input: &[u8], bound: u32) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `comp_fits` says yes exactly when `comp_encode` succeeds: random
+    /// vectors of growing magnitude against every capacity around the
+    /// encoded length, and the bound's edges.
+    #[test]
+    fn comp_fits_matches_the_encoder() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut buf = [0u8; 2048];
+        for round in 0..200u32 {
+            let spread = 1 + (round % 12) * 200;
+            let x: [i16; 64] = core::array::from_fn(|_| {
+                let v = (next() % (2 * u64::from(spread) + 1)) as i32 - spread as i32;
+                v as i16
+            });
+            for bound in [2047u32, 840, 100] {
+                let full = comp_encode::<Msb>(&mut buf, &x, bound);
+                for cap in [0usize, 1, 64, 72, 80, 90, 100, 128, 200, 400, 2048] {
+                    let enc = comp_encode::<Msb>(&mut buf[..cap], &x, bound).is_some();
+                    assert_eq!(
+                        comp_fits(&x, bound, cap),
+                        enc,
+                        "round {round} bound {bound} cap {cap}"
+                    );
+                    if let Some(n) = full {
+                        assert_eq!(enc, n <= cap);
+                    }
+                }
+            }
+        }
+        assert!(comp_fits(&[2047, -2047], 2047, 8));
+        assert!(!comp_fits(&[2048], 2047, 8));
+        assert!(!comp_fits(&[i16::MIN], 2047, 4096));
+        assert!(!comp_fits(&[i16::MAX], 2047, 4096));
+        assert!(comp_fits(&[], 2047, 0));
+    }
 
     /// Round-3 compressed encoding: known bytes, strictness.
     #[test]

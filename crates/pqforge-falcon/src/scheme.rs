@@ -190,8 +190,10 @@ pub(crate) fn decode_sk<B: Backend, const N: usize>(
     if !declassify_bool(ok != 0) {
         return Err(Error::InvalidKey("secret key encoding"));
     }
-    let mut t = [0u16; 2048];
-    let done = complete_private(b, &mut s.gg, &s.f, &s.g, &s.ff, logn, &mut t);
+    // Scratch: G mod q and NTT(f) (secret), wiped on every exit.
+    let mut t = zeroize::Zeroizing::new([0u16; 2048]);
+    let done = complete_private(b, &mut s.gg, &s.f, &s.g, &s.ff, logn, &mut t[..]);
+    drop(t);
     if !done {
         return Err(Error::InvalidKey("secret key does not complete"));
     }
@@ -357,11 +359,18 @@ pub(crate) fn sign_core<B: Backend, const N: usize, const T: usize>(
             Key::Dyn(s) => sign::sign_dyn(b, &mut s2, &mut rng, &s.key(), &hm, logn, tmp),
             Key::Tree(ek) => sign::sign_tree(b, &mut s2, &mut rng, ek, &hm, logn, tmp),
         }
-        declassify_s2(&mut s2);
-        if let Some(v) = comp_encode::<Msb>(body, &s2, ROUND3_COMP_BOUND) {
-            break v;
+        // CT: whether the candidate's encoding fits is public (a retry);
+        // only an accepted s2 is declassified, then encoded.
+        if crate::codec::comp_fits(&s2, ROUND3_COMP_BOUND, body.len()) {
+            declassify_s2(&mut s2);
+            let v = comp_encode::<Msb>(body, &s2, ROUND3_COMP_BOUND);
+            debug_assert!(v.is_some(), "comp_fits promised an encoding");
+            if let Some(v) = v {
+                break v;
+            }
         }
     };
+    s2.zeroize();
     tmp.zeroize();
     len
 }

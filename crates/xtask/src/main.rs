@@ -2,8 +2,12 @@
 //! run it under QEMU `mps2-an386` with `-icount`, check its transcripts
 //! against the host, attribute code size and scan for division instructions.
 //! See boards/cortex-m4/README.md.
+//!
+//! `cargo xtask dudect`: the statistical timing test of the code valgrind
+//! cannot run (HQC's AVX-512 backend), with a negative control.
 
 mod divscan;
+mod dudect;
 mod fw;
 mod hashshare;
 mod report;
@@ -15,7 +19,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "\
-usage: cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|softfloat|hashshare|list> [options]
+usage: cargo xtask dudect [--help]   (timing test of HQC's AVX-512 backend)
+       cargo xtask m4 <all|test|speed|stack|transcript|size|divscan|softfloat|hashshare|list> [options]
 
   all          build, then test + speed + stack + transcript + size (opt-level 3),
                plus speed + size of the opt-level \"s\" build; writes the report
@@ -76,7 +81,11 @@ fn parse_args() -> Result<Opts, String> {
     match args.next().as_deref() {
         Some("m4") => {}
         Some("-h" | "--help") | None => return Err(USAGE.into()),
-        Some(other) => return Err(format!("unknown task {other:?} (only `m4`)\n{USAGE}")),
+        Some(other) => {
+            return Err(format!(
+                "unknown task {other:?} (`m4` or `dudect`)\n{USAGE}"
+            ));
+        }
     }
     let cmd = args.next().ok_or_else(|| USAGE.to_string())?;
     if cmd == "-h" || cmd == "--help" {
@@ -177,6 +186,10 @@ impl Fatal {
 }
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("dudect") {
+        return ExitCode::from(dudect::main(&args[1..]));
+    }
     let opts = match parse_args() {
         Ok(o) => o,
         Err(msg) => {

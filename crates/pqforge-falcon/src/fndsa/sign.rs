@@ -458,6 +458,11 @@ pub(crate) fn sign_with_seed<B: Backend, const N: usize, const T: usize>(
         if declassify_bool(sqn > SQBETA[logn as usize]) {
             continue;
         }
+        // CT: whether the encoding fits is public (a retry); a candidate
+        // that does not fit is discarded while still secret.
+        if !crate::codec::comp_fits(&s2, B_INF, sig.len() - 41) {
+            continue;
+        }
         for x in &mut s2 {
             // CT: the accepted s2 becomes the public signature.
             *x = pqforge_core::ctgrind::declassify_val(*x);

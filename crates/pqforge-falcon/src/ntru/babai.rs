@@ -97,7 +97,8 @@ pub(super) fn poly_sub_scaled<B: Backend>(
         }
     }
     // Only used below DEPTH_INT_FG: n <= SUB_SCALED_MAX_N.
-    let mut c = [0i64; SUB_SCALED_MAX_N];
+    // Holds ±k (secret quotients): wiped when it goes out of scope.
+    let mut c = zeroize::Zeroizing::new([0i64; SUB_SCALED_MAX_N]);
     let c = &mut c[..n];
     for w in 0..n {
         // F[w] -= (k f)[w] = sum_{v <= w} k[w-v] f[v] - sum_{v > w} k[w+n-v] f[v].

@@ -194,7 +194,9 @@ impl<B: Backend> Solver<'_, B> {
         let (ft, gt) = fgt.split_at(n * slen);
         let (ft, gt) = (ZView::packed(ft, slen), ZView::packed(gt, slen));
         // Intermediate levels have n <= 256 (depth >= 2, or logn_top <= 2).
-        let mut k = [0i32; 256];
+        // The Babai quotients depend on the secret f, g: wiped on every
+        // exit (a rejected quotient returns early).
+        let mut k = zeroize::Zeroizing::new([0i32; 256]);
         let k = &mut k[..n];
 
         let (rt1, rest) = ftmp.split_at_mut(n);
