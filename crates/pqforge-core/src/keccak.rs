@@ -635,6 +635,11 @@ impl<const RATE: usize, const DS: u8> Default for Sponge<RATE, DS> {
 impl<const RATE: usize, const DS: u8> Drop for Sponge<RATE, DS> {
     fn drop(&mut self) {
         self.state.zeroize();
+        // The position says how many bytes were absorbed: reset too, so that
+        // a dropped sponge reads back all zero.
+        self.pos = 0;
+        self.squeezing = false;
+        core::hint::black_box(&mut *self);
     }
 }
 

@@ -187,7 +187,8 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
         let mut dk = DecapsKey::<Self>::blank();
         (ek.state, dk.state) = Self::keygen_derand_into(seed, &mut ek.bytes, &mut dk.bytes);
         if Self::INFO.key_forms.seed {
-            dk.seed = Some(*seed);
+            dk.seed = *seed;
+            dk.has_seed = true;
         }
         (ek, dk)
     }
@@ -297,7 +298,11 @@ public_key!(
 pub struct DecapsKey<P: Kem> {
     bytes: P::DkBytes,
     state: P::DkState,
-    seed: Option<P::KeygenSeed>,
+    /// The key-generation seed when `has_seed` (all zero otherwise): a
+    /// plain array, not an `Option`, so that no byte of it is left
+    /// unwritten by the wipe.
+    seed: P::KeygenSeed,
+    has_seed: bool,
 }
 
 impl<P: Kem> DecapsKey<P> {
@@ -307,7 +312,8 @@ impl<P: Kem> DecapsKey<P> {
         Self {
             bytes: P::DkBytes::zeroed(),
             state: P::DkState::default(),
-            seed: None,
+            seed: P::KeygenSeed::zeroed(),
+            has_seed: false,
         }
     }
 
@@ -335,7 +341,8 @@ impl<P: Kem> TryFrom<&[u8]> for DecapsKey<P> {
         Ok(Self {
             bytes: *bytes,
             state,
-            seed: None,
+            seed: P::KeygenSeed::zeroed(),
+            has_seed: false,
         })
     }
 }

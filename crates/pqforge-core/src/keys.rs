@@ -57,6 +57,16 @@ macro_rules! public_key {
                 &self.bytes
             }
 
+            /// Overwrites the key with zeros and a default state (a signing
+            /// key wipes the verifying key it carries, so that every byte
+            /// of a dropped signing key reads back zero).
+            #[allow(dead_code)]
+            pub(crate) fn wipe(&mut self) {
+                $crate::ct::wipe(self.bytes.as_mut());
+                self.state = <P::$state as Default>::default();
+                core::hint::black_box(&mut self.state);
+            }
+
             /// The prepared form the in-place operations take.
             #[must_use]
             pub fn prepared(&self) -> $view<'_, P> {
@@ -115,7 +125,7 @@ macro_rules! public_key {
 /// What secret keys share: `seed()`, `prepared()`, `AsRef`, wiping on drop
 /// (bytes, state and seed) and a `Debug` that prints no secret.
 macro_rules! secret_key_common {
-    ($name:ident: $tr:ident, $bytes:ident, $view:ident) => {
+    ($name:ident: $tr:ident, $bytes:ident, $view:ident $(, also wipes $extra:ident)?) => {
         impl<P: $tr> $name<P> {
             /// The encoded key (secret).
             #[must_use]
@@ -128,7 +138,7 @@ macro_rules! secret_key_common {
             /// ([`KeyForms::seed`](crate::KeyForms::seed)).
             #[must_use]
             pub fn seed(&self) -> Option<&P::KeygenSeed> {
-                self.seed.as_ref()
+                self.has_seed.then_some(&self.seed)
             }
 
             /// Rebuilds the key from its seed (`P::keygen_derand`).
@@ -165,10 +175,11 @@ macro_rules! secret_key_common {
                 // 2-3 KB key cost ~4 % of an ML-KEM key generation.
                 $crate::ct::wipe(self.bytes.as_mut());
                 zeroize::Zeroize::zeroize(&mut self.state);
-                if let Some(s) = self.seed.as_mut() {
-                    zeroize::Zeroize::zeroize(s);
-                }
-                self.seed = None;
+                // The seed field is wiped whether or not it holds a seed:
+                // every byte of a dropped key reads back zero.
+                $crate::ct::wipe(self.seed.as_mut());
+                self.has_seed = false;
+                $(self.$extra.wipe();)?
             }
         }
 

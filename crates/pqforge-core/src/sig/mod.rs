@@ -208,7 +208,8 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
         let mut sk = SigningKey::<Self>::blank();
         (sk.vk.state, sk.state) = Self::keygen_derand_into(seed, &mut sk.vk.bytes, &mut sk.bytes);
         if Self::INFO.key_forms.seed {
-            sk.seed = Some(*seed);
+            sk.seed = *seed;
+            sk.has_seed = true;
         }
         (sk.vk.clone(), sk)
     }

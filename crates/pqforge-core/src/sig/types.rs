@@ -22,7 +22,10 @@ public_key!(
 pub struct SigningKey<P: SignatureScheme> {
     pub(super) bytes: P::SkBytes,
     pub(super) state: P::SkState,
-    pub(super) seed: Option<P::KeygenSeed>,
+    /// The key-generation seed when `has_seed` (all zero otherwise; see
+    /// [`crate::DecapsKey`]).
+    pub(super) seed: P::KeygenSeed,
+    pub(super) has_seed: bool,
     pub(super) vk: VerifyingKey<P>,
 }
 
@@ -31,7 +34,8 @@ impl<P: SignatureScheme> SigningKey<P> {
         Self {
             bytes: P::SkBytes::zeroed(),
             state: P::SkState::default(),
-            seed: None,
+            seed: P::KeygenSeed::zeroed(),
+            has_seed: false,
             vk: VerifyingKey::blank(),
         }
     }
@@ -43,7 +47,7 @@ impl<P: SignatureScheme> SigningKey<P> {
     }
 }
 
-secret_key_common!(SigningKey: SignatureScheme, SkBytes, PreparedSk);
+secret_key_common!(SigningKey: SignatureScheme, SkBytes, PreparedSk, also wipes vk);
 
 impl<P: SignatureScheme> TryFrom<&[u8]> for SigningKey<P> {
     type Error = Error;
