@@ -11,11 +11,12 @@
 #                                            # then the LTO-linked release artifacts
 #   PROFILES=release-oz LTO_SCAN=0 scripts/divscan.sh
 #
-# Two views: the per-crate rlibs (LTO off, so that each function keeps its
-# crate's name) at every opt-level we ship, and the LTO-linked release
-# artifacts exactly as shipped (the CLI binary `pqforge` and the C library
-# `libpqforge_capi.so`), where cross-crate inlining can create divisions no
-# rlib shows. At opt-level "z" LLVM keeps a `div` even for a constant
+# Scanned: LTO-linked machine code, where cross-crate inlining has happened
+# (per-crate rlibs compiled without LTO miss what inlining creates): at
+# every opt-level we ship, the valgrind harness binary of that profile
+# (every algorithm of the registry; shared with scripts/ctgrind.sh, so no
+# extra build in CI), then the release artifacts exactly as shipped (the
+# CLI binary `pqforge` and the C library `libpqforge_capi.so`). At opt-level "z" LLVM keeps a `div` even for a constant
 # divisor (it prefers size to the multiply-by-reciprocal), so a secret
 # `x % Q` that is harmless at O3 shows there.
 # (thumbv7em-none-eabihf: `cargo xtask m4 divscan`.)
@@ -58,6 +59,13 @@ command -v "$OBJDUMP" >/dev/null || { echo "divscan: objdump missing (apt-get in
 #   (lengths); and core's length helpers `usize::div_ceil`,
 #   `Iterator::step_by`, `slice::chunks_exact(_mut)` (chunk counts of
 #   slices, whose lengths are public in every pqforge API).
+# - Reviewed in the LTO-linked binaries (2026-11-28), every operand public:
+#   FN-DSA `fndsa::sign::hash_to_point` (opt-level z turns the loop
+#   `while w >= q { w -= q }` into a div; w comes from the hash of the
+#   public nonce and message), SLH-DSA `backend::avx2::tree::fors_sign` and
+#   `xmss_sign` (inlined `chunks_exact_mut` by n: slice lengths), McEliece
+#   `backend::avx2::gf::vmul_planes` (loop bound from the slice lengths and
+#   the plane stride).
 # Floating-point div/sqrt (divsd/sqrtsd, never integer div) allowed where the
 # scheme deliberately uses native binary64 on x86_64: Falcon's FFT, ffLDL and
 # sampler. As in Falcon's reference "native" build, this relies on SSE2
@@ -67,11 +75,8 @@ command -v "$OBJDUMP" >/dev/null || { echo "divscan: objdump missing (apt-get in
 ALLOW_FP='^pqforge_falcon::'
 ALLOW='pqforge_hqc::params::karatsuba_scratch|pqforge_mceliece::backend::testing::|^pqforge_mceliece::backend::avx2::keygen::xor_rows_masked|^pqforge_mceliece::backend::avx2::benes::benes|^pqforge_mceliece::bm::unpack_locator|^pqforge_mceliece::genpoly::powers_portable|^pqforge_mceliece::backend::avx2::encaps::and_parities|pqforge_core::kat::rsp::|pqforge_core::aes::|^<?core::iter::adapters::|^core::iter::adapters::zip::TrustedRandomAccessNoCoerce::size'
 
-ALLOW_OZ='^pqforge_falcon::backend::avx2::mq::ntt_avx2$|^pqforge_falcon::ntru::solve_ntru$|^pqforge_falcon::scheme::hash_message$|^pqforge_hqc::backend::portable::karatsuba$|^pqforge_mceliece::genpoly::forward_portable$|^pqforge_mceliece::backend::avx2::genpoly::forward$|^pqforge_mldsa::backend::avx2::sample::rej_uniform$|^pqforge_mlkem::backend::avx2::hash::decaps_hashes$|^pqforge_slhdsa::internal::ht_verify$|^pqforge_slhdsa::backend::avx2::tree::xmss_pk_from_sig$|^pqforge_slhdsa::backend::avx2::hash::X8::t$|^<usize>::div_ceil$|^core::iter::traits::iterator::Iterator::step_by$|^core::slice::<impl \[T\]>::chunks_exact(_mut)?$'
+ALLOW_OZ='^pqforge_falcon::backend::avx2::mq::ntt_avx2$|^pqforge_falcon::ntru::solve_ntru$|^pqforge_falcon::scheme::hash_message$|^pqforge_hqc::backend::portable::karatsuba$|^pqforge_mceliece::genpoly::forward_portable$|^pqforge_mceliece::backend::avx2::genpoly::forward$|^pqforge_mldsa::backend::avx2::sample::rej_uniform$|^pqforge_mlkem::backend::avx2::hash::decaps_hashes$|^pqforge_slhdsa::internal::ht_verify$|^pqforge_slhdsa::backend::avx2::tree::xmss_pk_from_sig$|^pqforge_slhdsa::backend::avx2::hash::X8::t$|^<usize>::div_ceil$|^core::iter::traits::iterator::Iterator::step_by$|^core::slice::<impl \[T\]>::chunks_exact(_mut)?$|^pqforge_falcon::fndsa::sign::hash_to_point$|^pqforge_slhdsa::backend::avx2::tree::(fors_sign|xmss_sign)$|^pqforge_mceliece::backend::avx2::gf::vmul_planes$'
 ALLOW="$ALLOW|$ALLOW_OZ"
-# The crates whose code handles secrets.
-CRATES=$(ls -d crates/pqforge-core crates/pqforge-[a-z]* | grep -v -e pqforge-cli | xargs -n1 basename | sort -u)
-pkgs=""; for c in $CRATES; do pkgs="$pkgs -p $c"; done
 
 # Functions with division instructions in objdump output: "name<TAB> ops".
 div_hits() {
@@ -104,29 +109,25 @@ classify() {
 }
 
 rc=0
+# Each opt-level: the LTO-linked valgrind-harness binary of that profile
+# (the build scripts/ctgrind.sh makes; built here if missing), which holds
+# every algorithm of the registry as the release profiles compile it (the
+# harness adds only valgrind client requests and its own driver code,
+# `pqforge_ctgrind::`, not scanned).
 for prof in $PROFILES; do
-  pvar=$(echo "$prof" | tr 'a-z-' 'A-Z_')
-  # With LTO on, rlibs hold LLVM bitcode instead of machine code: turn it off
-  # for the scan (per-crate code generation is otherwise the same).
-  env "CARGO_PROFILE_${pvar}_LTO=off" CARGO_TARGET_DIR=target/divscan \
-    cargo build -q --profile "$prof" $pkgs --features pqforge-core/std || exit 2
-  echo "== x86_64 ($prof, per crate)"
-  for c in $CRATES; do
-    lib=target/divscan/$prof/lib$(echo "$c" | tr - _).rlib
-    [ -f "$lib" ] || { echo "  missing $lib"; rc=1; continue; }
-    asm=$("$OBJDUMP" -d --no-show-raw-insn -C "$lib" 2>/dev/null)
-    nfn=$(grep -c '^[0-9a-f]* <.*>:$' <<< "$asm")
-    # Guard against a scan that silently sees nothing (e.g. bitcode-only rlib).
-    # A scheme crate may still be a placeholder; pqforge-core never is.
-    if [ "$nfn" -eq 0 ]; then
-      echo "  $c: no machine code in $lib"
-      [ "$c" = pqforge-core ] && rc=1
-      continue
-    fi
-    hits=$(div_hits <<< "$asm")
-    if [ -z "$hits" ]; then echo "  $c: no division in $nfn functions"; continue; fi
-    classify "$c" <<< "$hits" || rc=1
-  done
+  CARGO_TARGET_DIR=target/ctgrind \
+    cargo build -q --profile "$prof" -p pqforge-cli --features ctgrind --bin pqforge-ctgrind || exit 2
+  bin=target/ctgrind/$prof/pqforge-ctgrind
+  echo "== x86_64 ($prof, LTO-linked: $bin)"
+  asm=$("$OBJDUMP" -d --no-show-raw-insn -C "$bin" 2>/dev/null)
+  keep='pqforge_[a-z]+::'
+  nfn=$(grep -E '^[0-9a-f]+ <.*>:$' <<< "$asm" | grep -E "$keep" | grep -vc 'pqforge_ctgrind::')
+  # Guard against a scan that silently sees nothing.
+  if [ "$nfn" -eq 0 ]; then echo "  no pqforge function in $bin"; rc=1; continue; fi
+  hits=$(div_hits <<< "$asm" | grep -E "$keep" | grep -v '^pqforge_ctgrind::')
+  if [ -z "$hits" ]; then echo "  no division in $nfn functions"; continue; fi
+  classify "$prof" <<< "$hits" || rc=1
+  echo "  ($nfn functions of the pqforge crates)"
 done
 
 # The LTO-linked release artifacts as shipped (default features): every

@@ -14,7 +14,10 @@ mod meter;
 mod plot;
 mod rng;
 mod selftest;
-mod vectors;
+
+// The vector parsers and runners live in the library target (fuzz targets
+// reach them there); `crate::Failure` keeps naming the one error type.
+pub(crate) use pqforge_cli::{Failure, parse_alg, vectors};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -271,36 +274,6 @@ enum Cmd {
     },
 }
 
-/// A failure the user should read: one line, exit code 2 (usage or input
-/// problem) or 1 (a check failed).
-pub(crate) struct Failure {
-    code: u8,
-    msg: String,
-}
-
-impl Failure {
-    /// Bad arguments or unreadable/malformed input (exit 2).
-    pub(crate) fn usage(msg: impl Into<String>) -> Self {
-        Self {
-            code: 2,
-            msg: msg.into(),
-        }
-    }
-    /// A test or vector check failed (exit 1).
-    pub(crate) fn check(msg: impl Into<String>) -> Self {
-        Self {
-            code: 1,
-            msg: msg.into(),
-        }
-    }
-}
-
-/// Resolves an algorithm name.
-pub(crate) fn parse_alg(name: &str) -> Result<pqforge::Algorithm, Failure> {
-    name.parse()
-        .map_err(|e: pqforge::ParseAlgorithmError| Failure::usage(e.to_string()))
-}
-
 /// Algorithms one of whose names contains `filter`, ignoring case and
 /// separators (`mlkem` selects the `ml-kem-*` sets); all when `None`.
 pub(crate) fn filtered(filter: Option<&str>) -> Result<Vec<pqforge::Algorithm>, Failure> {
@@ -455,8 +428,8 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("pqforge: {}", f.msg);
-            ExitCode::from(f.code)
+            eprintln!("pqforge: {}", f.message());
+            ExitCode::from(f.code())
         }
     }
 }

@@ -127,6 +127,31 @@ const HANDLERS: &[Handler] = &[
     slhdsa::handle,
 ];
 
+/// Runs every handler on `bytes` as if they were the file `name` (the
+/// name picks the format, as for a file on disk: `.rsp`, ACVP directory
+/// and file names, Wycheproof and CCTV names), without touching the file
+/// system for `name` itself: the entry point of the fuzz target of the
+/// vector parsers. Returns the number of vectors checked (passed, failed
+/// or skipped); never panics, whatever the bytes.
+///
+/// # Errors
+/// The [`Failure`] a handler reports for malformed input.
+pub fn run_bytes(name: &Path, bytes: &[u8], alg: Option<&str>) -> Result<usize, Failure> {
+    let ctx = Ctx {
+        forced: alg.map(parse_alg).transpose()?,
+    };
+    let mut n = 0;
+    for h in HANDLERS {
+        if let Some(r) = h(name, bytes, &ctx) {
+            n += r?
+                .iter()
+                .map(|c| c.passed + c.failed + c.skipped)
+                .sum::<usize>();
+        }
+    }
+    Ok(n)
+}
+
 fn collect(
     paths: &[PathBuf],
     out: &mut Vec<(PathBuf, bool)>,
@@ -151,6 +176,11 @@ fn collect(
 
 /// Runs each file, prints a line per file and algorithm, then a closing
 /// `N passed, M failed` (`, K skipped` when vectors were skipped).
+///
+/// # Errors
+/// A usage [`Failure`] (exit 2) for unreadable or unrecognised input and
+/// for a run that checks nothing; a check [`Failure`] (exit 1) when a
+/// vector fails.
 pub fn run(paths: &[PathBuf], alg: Option<&str>) -> Result<(), Failure> {
     let ctx = Ctx {
         forced: alg.map(parse_alg).transpose()?,

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Fuzzing (libFuzzer through libfuzzer-sys; the targets are a cargo-fuzz
+# project in fuzz/, so `cargo +nightly fuzz run <target>` works as well
+# where cargo-fuzz is installed). This script builds the targets with the
+# same instrumentation as cargo-fuzz (SanitizerCoverage, AddressSanitizer,
+# `--cfg fuzzing`, release with debug assertions) using only the nightly
+# toolchain, seeds each corpus from the official vectors, and runs them.
+#
+#   scripts/fuzz.sh smoke              # every target 20 s (CI)
+#   scripts/fuzz.sh run kem_decaps 600 # one target, 600 s
+#   scripts/fuzz.sh long 600           # every target, 600 s each
+#   scripts/fuzz.sh list
+#
+# A crash leaves the input in fuzz/artifacts/<target>/ and fails the run.
+# Corpora grow in fuzz/corpus/<target>/ (not committed); the seeds come from
+# ../shared (or $PQFORGE_DATA) via scripts/fuzz_seeds.py at every run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
+TRIPLE=x86_64-unknown-linux-gnu
+targets() { sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^pqforge-fuzz$'; }
+
+build() {
+  RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks \
+-Zsanitizer=address -Cforce-frame-pointers" \
+  cargo "+$TOOLCHAIN" build -q --release --manifest-path fuzz/Cargo.toml --target "$TRIPLE" \
+    --target-dir fuzz/target --bins
+}
+
+run_one() { # target seconds
+  local t=$1 secs=$2 corpus=fuzz/corpus/$1 art=fuzz/artifacts/$1/
+  mkdir -p "$corpus" "$art"
+  local log=fuzz/target/$t.log
+  echo "-- $t: ${secs} s ($(ls "$corpus" | wc -l) corpus inputs)"
+  if ! "fuzz/target/$TRIPLE/release/$t" "$corpus" -max_total_time="$secs" -timeout=60 \
+      -rss_limit_mb=4096 -max_len=65536 -artifact_prefix="$art" -print_final_stats=1 >"$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "fuzz: $t FAILED (input in $art)"
+    return 1
+  fi
+  grep -E '^stat::number_of_executed_units|^stat::new_units_added' "$log" | tr '\n' ' '
+  echo
+}
+
+cmd=${1:-smoke}
+case $cmd in
+  list) targets ;;
+  smoke|long|run)
+    python3 scripts/fuzz_seeds.py "${PQFORGE_DATA:-../shared}" fuzz/corpus
+    build
+    rc=0
+    if [ "$cmd" = run ]; then
+      run_one "$2" "${3:-60}" || rc=1
+    else
+      secs=${2:-20}; [ "$cmd" = smoke ] && secs=${2:-20}
+      [ "$cmd" = long ] && secs=${2:-600}
+      n=0
+      for t in $(targets); do run_one "$t" "$secs" || rc=1; n=$((n+1)); done
+      [ "$n" -gt 0 ] || { echo "fuzz: no targets found"; rc=1; }
+      echo "fuzz: $n targets, $([ $rc = 0 ] && echo 'no crash' || echo 'CRASHES (see above)')"
+    fi
+    exit $rc ;;
+  *) echo "usage: scripts/fuzz.sh smoke|long [secs]|run TARGET [secs]|list"; exit 2 ;;
+esac
