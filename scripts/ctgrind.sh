@@ -29,9 +29,9 @@ command -v "$VALGRIND" >/dev/null || { echo "ctgrind: valgrind is not installed 
 # always runs (mceliece348864* (m = 12) and mceliece460896 (m = 13, t = 96 >
 # 64: the m = 13 decoder and the wide Berlekamp-Massey): the same generic
 # code as the big sets;
-# slh-dsa-*-128s and every f set: the same generic code as the 192s/256s
-# sets, which take 1-2 minutes each under valgrind).
-SLOW='^mceliece(460896(f|pcf?)|6688128|6960119|8192128)|^slh-dsa-(sha2|shake)-(192|256)s'
+# slh-dsa-sha2-128s and every f set: the same generic code as the other s
+# sets, which take 1-3 minutes each under valgrind).
+SLOW='^mceliece(460896(f|pcf?)|6688128|6960119|8192128)|^slh-dsa-(sha2|shake)-(192|256)s|^slh-dsa-shake-128s'
 
 JOBS=${CTGRIND_JOBS:-$(nproc 2>/dev/null || echo 2)}
 CONTROLS="control-early-exit control-secret-index"

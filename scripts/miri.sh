@@ -47,7 +47,7 @@ for c in $crates; do
     i=$((i+1))
   done <<< "$list"
   wait
-  for f in $(ls "$res"/"$c".*.res 2>/dev/null | sort -t. -k2 -n); do cat "$f"; done
+  for f in $(ls "$res"/"$c".*.res 2>/dev/null | sort -V); do cat "$f"; done
 done
 pass=$(cat "$res"/*.res 2>/dev/null | grep -c '^  ok')
 slow=$(cat "$res"/*.res 2>/dev/null | grep -c '^  timeout')
