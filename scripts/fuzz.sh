@@ -11,6 +11,9 @@
 #   scripts/fuzz.sh long 600           # every target, 600 s each
 #   scripts/fuzz.sh list
 #
+# smoke and long run FUZZ_JOBS targets at a time (default: the number of
+# CPUs), each a single libFuzzer process; reports print in target order.
+#
 # A crash leaves the input in fuzz/artifacts/<target>/ and fails the run.
 # Corpora grow in fuzz/corpus/<target>/ (not committed); the seeds come from
 # ../shared (or $PQFORGE_DATA) via scripts/fuzz_seeds.py at every run.
@@ -29,7 +32,7 @@ build() {
     --target-dir fuzz/target --bins
 }
 
-run_one() { # target seconds
+run_one() { # target seconds; output buffered in fuzz/target/<target>.out
   local t=$1 secs=$2 corpus=fuzz/corpus/$1 art=fuzz/artifacts/$1/
   mkdir -p "$corpus" "$art"
   local log=fuzz/target/$t.log
@@ -44,6 +47,26 @@ run_one() { # target seconds
   echo
 }
 
+run_all() { # seconds: every target, FUZZ_JOBS at a time
+  local secs=$1 jobs=${FUZZ_JOBS:-$(nproc)} n=0 rc=0 t
+  local all=()
+  mapfile -t all < <(targets)
+  for t in "${all[@]}"; do
+    rm -f "fuzz/target/$t.rc"
+    ( if run_one "$t" "$secs" >"fuzz/target/$t.out" 2>&1; then echo 0; else echo 1; fi >"fuzz/target/$t.rc" ) &
+    n=$((n + 1))
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  done
+  wait
+  for t in "${all[@]}"; do
+    cat "fuzz/target/$t.out"
+    [ "$(cat "fuzz/target/$t.rc" 2>/dev/null)" = 0 ] || rc=1
+  done
+  [ "$n" -gt 0 ] || { echo "fuzz: no targets found"; rc=1; }
+  echo "fuzz: $n targets, $([ $rc = 0 ] && echo 'no crash' || echo 'CRASHES (see above)')"
+  return $rc
+}
+
 cmd=${1:-smoke}
 case $cmd in
   list) targets ;;
@@ -53,13 +76,10 @@ case $cmd in
     rc=0
     if [ "$cmd" = run ]; then
       run_one "$2" "${3:-60}" || rc=1
+    elif [ "$cmd" = smoke ]; then
+      run_all "${2:-20}" || rc=1
     else
-      secs=${2:-20}; [ "$cmd" = smoke ] && secs=${2:-20}
-      [ "$cmd" = long ] && secs=${2:-600}
-      n=0
-      for t in $(targets); do run_one "$t" "$secs" || rc=1; n=$((n+1)); done
-      [ "$n" -gt 0 ] || { echo "fuzz: no targets found"; rc=1; }
-      echo "fuzz: $n targets, $([ $rc = 0 ] && echo 'no crash' || echo 'CRASHES (see above)')"
+      run_all "${2:-600}" || rc=1
     fi
     exit $rc ;;
   *) echo "usage: scripts/fuzz.sh smoke|long [secs]|run TARGET [secs]|list"; exit 2 ;;
