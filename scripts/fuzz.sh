@@ -37,14 +37,19 @@ run_one() { # target seconds; output buffered in fuzz/target/<target>.out
   mkdir -p "$corpus" "$art"
   local log=fuzz/target/$t.log
   echo "-- $t: ${secs} s ($(ls "$corpus" | wc -l) corpus inputs)"
-  if ! "fuzz/target/$TRIPLE/release/$t" "$corpus" -max_total_time="$secs" -timeout=60 \
+  # CPU seconds (user + system) where /usr/bin/time exists: the figure a
+  # long run reports, which wall time overstates on a busy machine.
+  local timer=()
+  [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%U %S' -o "$log.cpu")
+  if ! "${timer[@]}" "fuzz/target/$TRIPLE/release/$t" "$corpus" -max_total_time="$secs" -timeout=60 \
       -rss_limit_mb=4096 -max_len=65536 -artifact_prefix="$art" -print_final_stats=1 >"$log" 2>&1; then
     tail -n 40 "$log"
     echo "fuzz: $t FAILED (input in $art)"
     return 1
   fi
   grep -E '^stat::number_of_executed_units|^stat::new_units_added' "$log" | tr '\n' ' '
-  echo
+  [ -s "$log.cpu" ] && awk '{printf "cpu: %.1f min ", ($1 + $2) / 60}' "$log.cpu"
+  echo "corpus: $(ls "$corpus" | wc -l)"
 }
 
 run_all() { # seconds: every target, FUZZ_JOBS at a time

@@ -49,6 +49,8 @@ use pqforge::{Algorithm, DynKem, DynSig, Error, SignOptions};
 use zeroize::Zeroizing;
 
 mod sets;
+#[cfg(test)]
+mod tests;
 pub use sets::*;
 
 // ------------------------------------------------------------- statuses
