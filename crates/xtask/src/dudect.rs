@@ -352,7 +352,7 @@ const TARGETS: [Target; 8] = [
     ("hqc-3-mul", false, hqc_mul::<Hqc3>, 50_000),
     ("hqc-5-mul", false, hqc_mul::<Hqc5>, 50_000),
     ("control-early-exit", true, control, 200_000),
-    ("control-hqc-1-fo-compare", true, control_decaps, 40_000),
+    ("control-hqc-1-fo-compare", true, control_decaps, 80_000),
 ];
 
 const USAGE: &str = "\
