@@ -13,6 +13,10 @@
 #
 # smoke and long run FUZZ_JOBS targets at a time (default: the number of
 # CPUs), each a single libFuzzer process; reports print in target order.
+# FUZZ_TIMEOUT (default 60): seconds of wall time one input may take before
+# libFuzzer reports a hang; raise it when the fuzzers share the machine
+# (under `nice` next to a build, a starved process passes 60 s on inputs
+# that take 3 s alone).
 #
 # A crash leaves the input in fuzz/artifacts/<target>/ and fails the run.
 # Corpora grow in fuzz/corpus/<target>/ (not committed); the seeds come from
@@ -41,7 +45,7 @@ run_one() { # target seconds; output buffered in fuzz/target/<target>.out
   # long run reports, which wall time overstates on a busy machine.
   local timer=()
   [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%U %S' -o "$log.cpu")
-  if ! "${timer[@]}" "fuzz/target/$TRIPLE/release/$t" "$corpus" -max_total_time="$secs" -timeout=60 \
+  if ! "${timer[@]}" "fuzz/target/$TRIPLE/release/$t" "$corpus" -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-60}" \
       -rss_limit_mb=4096 -max_len=65536 -artifact_prefix="$art" -print_final_stats=1 >"$log" 2>&1; then
     tail -n 40 "$log"
     echo "fuzz: $t FAILED (input in $art)"
