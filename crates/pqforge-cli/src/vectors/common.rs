@@ -325,3 +325,18 @@ pub(super) fn hash_alg(name: &str) -> Result<HashAlg, String> {
         .find(|h| h.name() == name)
         .ok_or_else(|| format!("unknown hashAlg {name:?}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::unhex;
+
+    #[test]
+    fn unhex_rejects_without_panicking() {
+        assert_eq!(unhex(" 00aB "), Ok(vec![0x00, 0xab]));
+        // Multi-byte characters where digits belong (the cli_vectors fuzz
+        // target found a byte-offset slice panicking on these).
+        for s in ["п", "00п0", "0п", "пппп", "0\u{10348}0"] {
+            assert!(unhex(s).is_err(), "{s:?}");
+        }
+    }
+}

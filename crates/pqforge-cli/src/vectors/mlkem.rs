@@ -22,6 +22,10 @@ use pqforge::mlkem::{
 };
 use serde_json::Value;
 
+// The one hex decoder of the vector parsers (this file had its own copy,
+// which sliced the text at byte offsets: a non-ASCII character in a hex
+// field panicked; found by the cli_vectors fuzz target).
+use super::common::{hex_field, unhex};
 use super::{Counts, Ctx};
 use crate::Failure;
 
@@ -108,17 +112,6 @@ impl Set {
 fn param_from_name(name: &str) -> Option<Set> {
     let stem = name.split('.').next()?;
     Set::parse(stem)
-}
-
-fn unhex(s: &str) -> Result<Vec<u8>, String> {
-    let s = s.trim();
-    if !s.len().is_multiple_of(2) {
-        return Err(format!("odd-length hex ({} digits)", s.len()));
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| format!("bad hex: {e}")))
-        .collect()
 }
 
 fn arr<const L: usize>(v: &[u8], what: &str) -> Result<[u8; L], String> {
@@ -286,14 +279,6 @@ impl Tally {
     }
     fn done(self) -> Vec<Counts> {
         self.0.into_iter().map(|(_, c)| c).collect()
-    }
-}
-
-fn hex_field(t: &Value, key: &str) -> Result<Option<Vec<u8>>, String> {
-    match t.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => unhex(s).map(Some).map_err(|e| format!("{key}: {e}")),
-        Some(_) => Err(format!("{key}: not a string")),
     }
 }
 
