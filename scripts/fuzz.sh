@@ -57,13 +57,12 @@ run_one() { # target seconds; output buffered in fuzz/target/<target>.out
 }
 
 run_all() { # seconds: every target, FUZZ_JOBS at a time
-  local secs=$1 jobs=${FUZZ_JOBS:-$(nproc)} n=0 rc=0 t
+  local secs=$1 jobs=${FUZZ_JOBS:-$(nproc)} rc=0 t
   local all=()
   mapfile -t all < <(targets)
   for t in "${all[@]}"; do
     rm -f "fuzz/target/$t.rc"
     ( if run_one "$t" "$secs" >"fuzz/target/$t.out" 2>&1; then echo 0; else echo 1; fi >"fuzz/target/$t.rc" ) &
-    n=$((n + 1))
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
   done
   wait
@@ -71,8 +70,8 @@ run_all() { # seconds: every target, FUZZ_JOBS at a time
     cat "fuzz/target/$t.out"
     [ "$(cat "fuzz/target/$t.rc" 2>/dev/null)" = 0 ] || rc=1
   done
-  [ "$n" -gt 0 ] || { echo "fuzz: no targets found"; rc=1; }
-  echo "fuzz: $n targets, $([ $rc = 0 ] && echo 'no crash' || echo 'CRASHES (see above)')"
+  [ "${#all[@]}" -gt 0 ] || { echo "fuzz: no targets found"; rc=1; }
+  echo "fuzz: ${#all[@]} targets, $([ $rc = 0 ] && echo 'no crash' || echo 'CRASHES (see above)')"
   return $rc
 }
 

@@ -38,8 +38,8 @@ use serde_json::Value;
 /// most of the default run's time).
 const S_PER_GROUP: usize = 1;
 
-/// f-set cases per group in the default run (every case: about a minute
-/// more on two cores).
+/// f-set cases per group in the default run (every f-set case, as
+/// `SLHDSA_CROSSCHECK_FULL=1` runs them, takes about a minute more).
 const F_PER_GROUP: usize = 3;
 
 /// The sigGen prompt file, or `None` (skip) when absent outside CI.

@@ -202,9 +202,7 @@ fn hqc_decaps<P: ParameterSet>(n: usize, rng: &mut Rng) -> Verdict {
             if c == 0 {
                 honest_ct::<P>(b, &ek, r)
             } else {
-                let mut ct = P::CtBytes::zeroed();
-                r.fill(ct.as_mut());
-                ct
+                random_ct::<P>(r)
             }
         },
         |ct| {
@@ -222,6 +220,13 @@ fn honest_ct<P: ParameterSet>(b: Backend, ek: &P::EkBytes, r: &mut Rng) -> P::Ct
     testing::encaps_derand::<P>(b, ek, &m_salt)
         .expect("the backend ran keygen")
         .0
+}
+
+/// Fresh random ciphertext bytes (rejected by decapsulation).
+fn random_ct<P: ParameterSet>(r: &mut Rng) -> P::CtBytes {
+    let mut ct = P::CtBytes::zeroed();
+    r.fill(ct.as_mut());
+    ct
 }
 
 fn hqc_mul<P: ParameterSet>(n: usize, rng: &mut Rng) -> Verdict {
@@ -299,9 +304,7 @@ fn control_decaps(n: usize, rng: &mut Rng) -> Verdict {
             if c == 0 {
                 (honest, honest)
             } else {
-                let mut ct = <Hqc1 as pqforge::Kem>::CtBytes::zeroed();
-                r.fill(ct.as_mut());
-                (ct, honest)
+                (random_ct::<Hqc1>(r), honest)
             }
         },
         |(ct, reenc)| {
