@@ -36,11 +36,12 @@ mod imp {
 
     static CACHE: AtomicU32 = AtomicU32::new(0);
 
-    #[cfg(target_arch = "x86")]
+    #[cfg(all(target_arch = "x86", not(miri)))]
     use core::arch::x86::{__cpuid, __cpuid_count, CpuidResult};
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     use core::arch::x86_64::{__cpuid, __cpuid_count, CpuidResult};
 
+    #[cfg(not(miri))]
     #[allow(unsafe_code, unused_unsafe)]
     fn cpuid(leaf: u32, sub: u32) -> CpuidResult {
         // SAFETY: CPUID exists on every x86_64 CPU and on every x86 CPU Rust
@@ -55,6 +56,7 @@ mod imp {
     }
 
     /// XCR0, the OS-enabled register-state mask. Call only if OSXSAVE is set.
+    #[cfg(not(miri))]
     #[allow(unsafe_code)]
     fn xcr0() -> u64 {
         let (lo, hi): (u32, u32);
@@ -72,6 +74,31 @@ mod imp {
         (u64::from(hi) << 32) | u64::from(lo)
     }
 
+    /// Under Miri, which runs no CPUID or XGETBV: the features the build
+    /// enables (`RUSTFLAGS=-Ctarget-feature=+avx2,...`), so that Miri runs
+    /// the SIMD backends it emulates (scripts/miri.sh `--simd`).
+    #[cfg(miri)]
+    fn probe() -> u32 {
+        let mut f = 0;
+        for (on, bit) in [
+            (cfg!(target_feature = "avx2"), AVX2),
+            (cfg!(target_feature = "pclmulqdq"), PCLMULQDQ),
+            (cfg!(target_feature = "vpclmulqdq"), VPCLMULQDQ),
+            (cfg!(target_feature = "avx512f"), AVX512F),
+            (cfg!(target_feature = "avx512bw"), AVX512BW),
+            (cfg!(target_feature = "avx512vl"), AVX512VL),
+            (cfg!(target_feature = "bmi2"), BMI2),
+            (cfg!(target_feature = "bmi1"), BMI1),
+            (cfg!(target_feature = "sha"), SHA_NI),
+        ] {
+            if on {
+                f |= bit;
+            }
+        }
+        f
+    }
+
+    #[cfg(not(miri))]
     fn probe() -> u32 {
         let mut f = 0;
         let max_leaf = cpuid(0, 0).eax;

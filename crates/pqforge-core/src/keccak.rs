@@ -820,7 +820,7 @@ mod tests {
     #[test]
     fn interleaved_matches_64_bit() {
         let mut x = 0x0123_4567_89AB_CDEFu64;
-        for _ in 0..1000 {
+        for _ in 0..if cfg!(miri) { 20 } else { 1000 } {
             x = x.rotate_left(7).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5555;
             let i = interleave(x);
             for b in 0..32 {
@@ -884,8 +884,13 @@ mod tests {
             out
         }
         let sizes: [&[usize]; 6] = [&[1], &[3, 7], &[8], &[168, 1], &[5, 200, 2], &[400]];
-        for i in sizes {
-            for o in sizes {
+        for (k, i) in sizes.into_iter().enumerate() {
+            for (l, o) in sizes.into_iter().enumerate() {
+                // Under Miri 6 of the 36 pairs: every input and every
+                // output split once.
+                if cfg!(miri) && k + l != sizes.len() - 1 {
+                    continue;
+                }
                 assert_eq!(run::<[u64; 25], 168>(i, o), run::<[u32; 50], 168>(i, o));
                 assert_eq!(run::<[u64; 25], 136>(i, o), run::<[u32; 50], 136>(i, o));
                 assert_eq!(run::<[u64; 25], 72>(i, o), run::<[u32; 50], 72>(i, o));

@@ -1050,7 +1050,7 @@ mod tests {
     fn x8_matches_scalar() {
         let mut rng = Rng(1);
         let variants = variants256();
-        for _ in 0..2000 {
+        for _ in 0..if cfg!(miri) { 10 } else { 2000 } {
             let st: [[u32; 8]; 8] =
                 core::array::from_fn(|_| core::array::from_fn(|_| rng.next() as u32));
             let blocks: [[u8; 64]; 8] = core::array::from_fn(|_| rng.bytes());
@@ -1070,7 +1070,7 @@ mod tests {
     fn x4_matches_scalar() {
         let mut rng = Rng(2);
         let variants = variants512();
-        for _ in 0..2000 {
+        for _ in 0..if cfg!(miri) { 10 } else { 2000 } {
             let st: [[u64; 8]; 4] = core::array::from_fn(|_| core::array::from_fn(|_| rng.next()));
             let blocks: [[u8; 128]; 4] = core::array::from_fn(|_| rng.bytes());
             let mut want = st;
@@ -1089,7 +1089,7 @@ mod tests {
     fn single_matches_scalar() {
         let mut rng = Rng(3);
         let variants = variants1();
-        for _ in 0..5000 {
+        for _ in 0..if cfg!(miri) { 20 } else { 5000 } {
             let st: [u32; 8] = core::array::from_fn(|_| rng.next() as u32);
             let block: [u8; 64] = rng.bytes();
             let mut want = st;

@@ -237,7 +237,12 @@ mod tests {
     /// undoes multiplication.
     #[test]
     fn ntt_matches_schoolbook() {
-        for logn in [2u32, 5, 9, 10] {
+        let sizes: &[u32] = if cfg!(miri) {
+            &[2, 5, 9]
+        } else {
+            &[2, 5, 9, 10]
+        };
+        for &logn in sizes {
             let n = 1usize << logn;
             let mut a = [0u16; 1024];
             let mut b = [0u16; 1024];

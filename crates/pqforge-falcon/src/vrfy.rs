@@ -292,7 +292,8 @@ mod tests {
         let mut seen = [0usize; 2];
         for logn in [9u32, 10] {
             let n = 1usize << logn;
-            for trial in 0..60 {
+            // Under Miri every 10th trial (the bound stays inside the range).
+            for trial in (0..60).step_by(if cfg!(miri) { 10 } else { 1 }) {
                 let mut h = [0u16; 1024];
                 for x in &mut h[..n] {
                     *x = r.below(Q as usize) as u16;
@@ -324,6 +325,7 @@ mod tests {
                 seen[usize::from(got)] += 1;
             }
         }
-        assert!(seen[0] > 10 && seen[1] > 10, "{seen:?}");
+        let min = if cfg!(miri) { 1 } else { 10 };
+        assert!(seen[0] > min && seen[1] > min, "{seen:?}");
     }
 }

@@ -181,31 +181,37 @@ fn check<P: ParameterSet>(rel: &str) {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads ../shared (Miri: no files)")]
 fn next_release_hqc1() {
     check::<Hqc1>("kat/hqc/next-release_161cd4f_2026-02-10/hqc-1/intermediates_values");
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads ../shared (Miri: no files)")]
 fn next_release_hqc3() {
     check::<Hqc3>("kat/hqc/next-release_161cd4f_2026-02-10/hqc-3/intermediates_values");
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads ../shared (Miri: no files)")]
 fn next_release_hqc5() {
     check::<Hqc5>("kat/hqc/next-release_161cd4f_2026-02-10/hqc-5/intermediates_values");
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads ../shared (Miri: no files)")]
 fn v5_hqc1() {
     check::<Hqc1V5>("kat/hqc/v5.0.0_2025-08-22/hqc-1/intermediates_values");
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads ../shared (Miri: no files)")]
 fn v5_hqc3() {
     check::<Hqc3V5>("kat/hqc/v5.0.0_2025-08-22/hqc-3/intermediates_values");
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads ../shared (Miri: no files)")]
 fn v5_hqc5() {
     check::<Hqc5V5>("kat/hqc/v5.0.0_2025-08-22/hqc-5/intermediates_values");
 }

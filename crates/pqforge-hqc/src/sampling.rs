@@ -224,7 +224,7 @@ mod tests {
 
     #[test]
     fn weights_are_exact() {
-        for seed in 0..20u8 {
+        for seed in 0..if cfg!(miri) { 1 } else { 20u8 } {
             let mut v = [0u64; 904];
             let mut sup = [0u32; MAX_WEIGHT];
             let mut x = Xof::new(&[seed; 32], Revision::NextRelease161cd4f);

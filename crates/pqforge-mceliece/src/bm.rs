@@ -558,6 +558,11 @@ pub(crate) mod tests {
 
     #[test]
     fn bm_matches_reference() {
+        if cfg!(miri) {
+            // One random syndrome, the smallest set.
+            check::<McEliece348864>(bm::<McEliece348864>, 1, 1);
+            return;
+        }
         check::<McEliece348864>(bm::<McEliece348864>, 1, 40);
         check::<McEliece460896>(bm::<McEliece460896>, 2, 24);
         check::<McEliece6960119>(bm::<McEliece6960119>, 3, 24);

@@ -172,7 +172,13 @@ mod tests {
     fn fft_matches_horner_and_transpose() {
         let mut rng = pqforge_core::testing::TestRng::new(0x2545_F491);
         let mut next = || rng.next_u32();
-        for (m, t) in [(12usize, 64usize), (12, 40), (13, 96), (13, 119), (13, 128)] {
+        // Under Miri one set (the transpose check evaluates f at all 2^m points).
+        let sets: &[(usize, usize)] = if cfg!(miri) {
+            &[(12, 40)]
+        } else {
+            &[(12, 64), (12, 40), (13, 96), (13, 119), (13, 128)]
+        };
+        for &(m, t) in sets {
             let nc = 1 << (m - 5);
             let mut f: std::vec::Vec<u16> =
                 (0..=t).map(|_| (next() as u16) & ((1 << m) - 1)).collect();

@@ -341,7 +341,11 @@ mod tests {
     /// range), splits back exactly.
     #[test]
     fn split_cs_exact_on_its_whole_domain() {
-        let mut pairs = (-255..=255).flat_map(|a| (-255..=255).map(move |b| (a, b)));
+        // Under Miri a stride that keeps both ends (17 divides 510).
+        let step = if cfg!(miri) { 17 } else { 1 };
+        let mut pairs = (-255..=255)
+            .step_by(step)
+            .flat_map(move |a| (-255..=255).step_by(step).map(move |b| (a, b)));
         loop {
             let mut x = [0i32; N];
             let mut want = [(0, 0); N];

@@ -145,9 +145,14 @@ mod tests {
     #[test]
     fn round_trips() {
         round_trip::<MlKem512, Streamed<Portable>>();
+        round_trip::<MlKem512, Stored<Portable>>();
+        if cfg!(miri) {
+            // Miri runs one set per matrix layout (the others are the same
+            // code with larger K): about a minute each.
+            return;
+        }
         round_trip::<MlKem768, Streamed<Portable>>();
         round_trip::<MlKem1024, Streamed<Portable>>();
-        round_trip::<MlKem512, Stored<Portable>>();
         round_trip::<MlKem768, Stored<Portable>>();
         round_trip::<MlKem1024, Stored<Portable>>();
     }

@@ -315,7 +315,9 @@ mod tests {
 
     #[test]
     fn div_q_exhaustive() {
-        for n in 0..(1u32 << 23) {
+        // Under Miri a stride through the domain and its last value.
+        let step = if cfg!(miri) { 8191 } else { 1 };
+        for n in (0..(1u32 << 23)).step_by(step).chain([(1 << 23) - 1]) {
             assert_eq!(div_q(n), n / 3329, "{n}");
         }
     }

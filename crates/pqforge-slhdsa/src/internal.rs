@@ -689,3 +689,79 @@ fn verify_on<P: ParameterSet, B: Backend>(msg: &[&[u8]], sig: &[u8], pk: &[u8]) 
     B::fors_pk_from_sig::<P>(&hs, sig_fors, md, &mut adrs, &mut pk_fors[..n]);
     ht_verify::<P, B>(&hs, &pk_fors[..n], sig_ht, idx_tree, idx_leaf, pk_root)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{SlhDsaSha2_128f, SlhDsaShake128f};
+    use pqforge_core::testing::TestRng;
+
+    /// base_2b against Algorithm 4 read bit by bit, for every b the sets
+    /// use (4: WOTS+, 6..14: FORS a).
+    #[test]
+    fn base_2b_matches_the_bit_string() {
+        let mut rng = TestRng::new(0xB25E);
+        for b in [4usize, 6, 8, 9, 12, 14] {
+            let mut x = [0u8; 40];
+            x.fill_with(|| rng.next_u32() as u8);
+            let count = x.len() * 8 / b;
+            let mut out = [0u16; 80];
+            base_2b(&x, b, &mut out[..count]);
+            for (k, &o) in out[..count].iter().enumerate() {
+                let want = (0..b).fold(0u16, |acc, j| {
+                    let bit = k * b + j;
+                    (acc << 1) | u16::from((x[bit / 8] >> (7 - bit % 8)) & 1)
+                });
+                assert_eq!(o, want, "b = {b}, k = {k}");
+            }
+        }
+    }
+
+    /// WOTS+: the public key recomputed from a signature is the generated
+    /// one, for the right message only (the checksum digits included).
+    fn wots_roundtrip<P: ParameterSet>() {
+        let mut rng = TestRng::new(0x4F75);
+        let mut seeds = [0u8; 64];
+        seeds.fill_with(|| rng.next_u32() as u8);
+        let (pk_seed, sk_seed) = (&seeds[..P::N], &seeds[32..32 + P::N]);
+        let hs = P::Hash::new(pk_seed);
+        let mut adrs = Adrs::default();
+        adrs.set_layer(1);
+        adrs.set_tree(7);
+        adrs.set_type_and_clear(kind::WOTS_HASH);
+        adrs.set_keypair(5);
+        let mut pk = [0u8; 32];
+        wots_pkgen::<P>(&hs, sk_seed, &mut { adrs }, &mut pk[..P::N]);
+        let mut m = [0u8; 32];
+        m.fill_with(|| rng.next_u32() as u8);
+        // The all-zero and all-15 digits are the chains' two ends. (Each
+        // call gets a copy of `adrs`: the WOTS+ functions set its chain
+        // and hash fields.)
+        // Under Miri the random message only (each F is a whole Keccak or
+        // SHA-256 call there: about 30 ms).
+        let msgs = [&m[..P::N], &[0u8; 32][..P::N], &[0xFF; 32][..P::N]];
+        for msg in &msgs[..if cfg!(miri) { 1 } else { 3 }] {
+            let mut sig = [0u8; 67 * 32];
+            let sig = &mut sig[..P::LEN * P::N];
+            wots_sign::<P>(&hs, msg, sk_seed, &mut { adrs }, sig);
+            let mut got = [0u8; 32];
+            wots_pk_from_sig::<P>(&hs, sig, msg, &mut { adrs }, &mut got[..P::N]);
+            assert_eq!(got[..P::N], pk[..P::N]);
+            let mut other = [0u8; 32];
+            other[..P::N].copy_from_slice(msg);
+            other[0] ^= 1;
+            wots_pk_from_sig::<P>(&hs, sig, &other[..P::N], &mut { adrs }, &mut got[..P::N]);
+            assert_ne!(got[..P::N], pk[..P::N]);
+        }
+    }
+
+    #[test]
+    fn wots_roundtrip_sha2() {
+        wots_roundtrip::<SlhDsaSha2_128f>();
+    }
+
+    #[test]
+    fn wots_roundtrip_shake() {
+        wots_roundtrip::<SlhDsaShake128f>();
+    }
+}

@@ -234,7 +234,8 @@ mod tests {
 
     #[test]
     fn every_spelling_of_every_name() {
-        for a in Algorithm::all() {
+        // Under Miri every 5th algorithm (string handling over 90 names).
+        for a in Algorithm::all().step_by(if cfg!(miri) { 5 } else { 1 }) {
             let i = a.info();
             for n in [i.name, i.c_stem] {
                 assert_eq!(Algorithm::find(n), Some(a), "{n}");
@@ -252,7 +253,7 @@ mod tests {
 
     #[test]
     fn names_are_unambiguous() {
-        for a in Algorithm::all() {
+        for a in Algorithm::all().step_by(if cfg!(miri) { 5 } else { 1 }) {
             for b in Algorithm::all() {
                 if a != b {
                     for n in a.info().names() {

@@ -283,6 +283,12 @@ mod tests {
 
     #[test]
     fn corrects_up_to_delta() {
+        if cfg!(miri) {
+            // No errors and the most the code corrects.
+            roundtrip::<Hqc1>(0);
+            roundtrip::<Hqc1>(Hqc1::DELTA);
+            return;
+        }
         for e in 0..=Hqc1::DELTA {
             roundtrip::<Hqc1>(e);
         }
