@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 
 fn inputs() -> Option<Vec<PathBuf>> {
     let data = pqforge::kat::data_dir()?;

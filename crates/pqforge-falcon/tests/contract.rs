@@ -3,7 +3,7 @@
 //! prepared states of key generation against those of parsing, the
 //! options round-3 Falcon refuses, and the registry handles.
 
-mod common;
+use crate::common;
 
 use common::FixedRng;
 use pqforge_core::testing::TestRng;

@@ -2,7 +2,7 @@
 //! decoded (prepared) key for the same nonce and sampler seed, and the
 //! deterministic helpers agree with the randomised contract.
 
-mod common;
+use crate::common;
 
 use common::FixedRng;
 use pqforge_core::kat::KatSource;

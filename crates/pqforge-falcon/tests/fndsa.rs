@@ -3,7 +3,7 @@
 //! section 3), plus round trips, every signing option and strictness.
 #![cfg(feature = "fndsa")]
 
-mod common;
+use crate::common;
 
 use common::FixedRng;
 use pqforge_core::kat::KatSource;

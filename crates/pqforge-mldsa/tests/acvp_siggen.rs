@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-mod common;
+use crate::common;
 
 use common::{Rnd, external_options, message_prime, unhex};
 use pqforge_core::kat::data_dir;

@@ -4,7 +4,7 @@
 //! external-μ cases also go through core's `SignatureScheme` contract (the
 //! scheme pre-hashes the message itself).
 
-mod common;
+use crate::common;
 
 use common::{external_options, message_prime, unhex};
 use pqforge_core::kat::data_dir;

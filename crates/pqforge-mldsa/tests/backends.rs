@@ -6,7 +6,7 @@
 //! missing reductions). The kernels are compared one by one, exhaustively
 //! where it matters (UseHint for every r), in the backend's own unit tests.
 
-mod common;
+use crate::common;
 
 use common::{message_prime, unhex};
 use pqforge_core::kat::data_dir;

@@ -3,7 +3,7 @@
 //! typed keys) and, where it has the case, the Wycheproof test that targets
 //! it (by tcId: the files do not list tests in tcId order).
 
-mod common;
+use crate::common;
 
 use common::unhex;
 use pqforge_core::kat::data_dir;

@@ -4,7 +4,7 @@
 //! (`rnd`) or deterministic. Invalid cases (bad lengths, s1/s2 out of range,
 //! ctx > 255) must be refused before signing.
 
-mod common;
+use crate::common;
 
 use common::{message_prime, unhex};
 use pqforge_core::kat::data_dir;

@@ -3,7 +3,7 @@
 //! the strictness cases (hint encodings, ‖z‖∞ boundaries, lengths,
 //! UseHint(1, 0), missing reductions) the ACVP files lack.
 
-mod common;
+use crate::common;
 
 use common::{message_prime, unhex};
 use pqforge_core::kat::data_dir;

@@ -1,0 +1,13 @@
+//! The integration tests of `pqforge-cli`, one module per file, in one test
+//! binary (`autotests = false` in Cargo.toml): a binary per file would
+//! link the crate and its dependencies once per file, and `cargo test`
+//! runs test binaries one after another, so one binary also runs the
+//! slow tests of different files in parallel.
+
+mod cli;
+mod common;
+mod keys;
+mod readme;
+mod vectors_mldsa;
+mod vectors_mlkem;
+mod vectors_slhdsa;
