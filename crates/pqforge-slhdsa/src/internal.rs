@@ -734,11 +734,9 @@ mod tests {
         wots_pkgen::<P>(&hs, sk_seed, &mut { adrs }, &mut pk[..P::N]);
         let mut m = [0u8; 32];
         m.fill_with(|| rng.next_u32() as u8);
-        // The all-zero and all-15 digits are the chains' two ends. (Each
-        // call gets a copy of `adrs`: the WOTS+ functions set its chain
-        // and hash fields.)
-        // Under Miri the random message only (each F is a whole Keccak or
-        // SHA-256 call there: about 30 ms).
+        // The all-zero and all-15 digits are the chains' two ends; under
+        // Miri the random message only (each F costs about 30 ms there).
+        // Each call gets a copy of `adrs`: WOTS+ sets its chain and hash.
         let msgs = [&m[..P::N], &[0u8; 32][..P::N], &[0xFF; 32][..P::N]];
         for msg in &msgs[..if cfg!(miri) { 1 } else { 3 }] {
             let mut sig = [0u8; 67 * 32];
