@@ -52,8 +52,49 @@ fn fail_now() -> ! {
     }
 }
 
-#[exception(trampoline = false)]
-unsafe fn HardFault() -> ! {
+unsafe extern "C" {
+    /// One past the top of the stack region (memory-*.x).
+    static _stack_start: u32;
+}
+
+// HardFault, entered straight from the vector table (cortex-m-rt's table
+// names the symbol `HardFault`). The faulting code's stack may be unusable
+// (an overflow leaves SP below the region), so before anything touches the
+// stack SP goes back to the top of the stack region (the interrupted code
+// never resumes); then `fault_report` gets the faulting SP in r0. Written
+// in assembly: a Rust handler's prologue would push to the bad stack.
+core::arch::global_asm!(
+    ".section .text.HardFault,\"ax\",%progbits",
+    ".global HardFault",
+    ".type HardFault,%function",
+    ".thumb_func",
+    "HardFault:",
+    "mrs r0, msp",
+    "ldr r1, ={top}",
+    "mov sp, r1",
+    "b {report}",
+    ".ltorg",
+    ".size HardFault, . - HardFault",
+    top = sym _stack_start,
+    report = sym fault_report,
+);
+
+/// Prints why the firmware stops (`fault stack overflow ...` when SP had
+/// gone below the stack region, for `cargo xtask m4` to report as "does not
+/// fit"), then exits with status 1.
+extern "C" fn fault_report(sp: u32) -> ! {
+    let floor = core::ptr::addr_of!(meter::_stack_end) as u32;
+    // The exception frame (8 words, 26 with the FPU state) was pushed below
+    // the faulting SP.
+    if sp < floor + 26 * 4 {
+        hprintln!(
+            "fault stack overflow: sp {:#010x}, the stack's floor is {:#010x}",
+            sp,
+            floor
+        );
+    } else {
+        hprintln!("fault hard fault: sp {:#010x}", sp);
+    }
     fail_now()
 }
 
@@ -377,6 +418,7 @@ fn recurse(n: u32) -> u32 {
 
 #[entry]
 fn main() -> ! {
+    meter::stack_guard();
     let shift = match meter::init() {
         Ok(s) => s,
         Err(e) => {

@@ -1,13 +1,17 @@
 //! Deterministic instruction counts and stack high-water marks on QEMU
-//! `mps2-an386` (method: /work/shared/M4.md §4-5, summarised in README.md).
+//! `mps2-an386` or `netduinoplus2` (method: /work/shared/M4.md §4-5,
+//! summarised in README.md).
 //!
 //! Instructions: under `-icount shift=S` QEMU's virtual clock advances
-//! exactly 2^S ns per guest instruction and SysTick (25 MHz) runs from it, so
-//! a SysTick reading is a linear function of the instruction count. SysTick
+//! exactly 2^S ns per guest instruction and SysTick runs from it (the
+//! processor clock: 25 MHz on mps2-an386, 168 MHz on netduinoplus2), so a
+//! SysTick reading is a linear function of the instruction count. SysTick
 //! is widened to 64 bits by its wrap interrupt; `init` finds S by timing a
 //! loop of known length and refuses to run without `-icount`. Resolution is
-//! 40 / 2^S instructions (0.625 at S = 6). These are QEMU instruction counts,
-//! not Cortex-M4 cycles.
+//! one tick: 40 / 2^S instructions on mps2-an386 (0.625 at S = 6), 125 /
+//! (21 * 2^S) on netduinoplus2 (0.093 at S = 6); both boards report the same
+//! counts for the same code. These are QEMU instruction counts, not
+//! Cortex-M4 cycles.
 //!
 //! Stack: `stack_usage` paints the stack below the caller with a pattern, runs
 //! the closure with interrupts masked and reports how deep the pattern was
@@ -26,6 +30,18 @@ const SCB_ICSR: *const u32 = 0xE000_ED04 as *const u32;
 const ICSR_PENDSTSET: u32 = 1 << 26;
 const RELOAD: u32 = 0x00FF_FFFF;
 
+/// Nanoseconds per SysTick tick as `TICK_NS_NUM / TICK_NS_DEN`: the
+/// processor clock of the board (mps2-an386: 25 MHz, 40 ns; netduinoplus2:
+/// SYSCLK 168 MHz, 125/21 ns).
+#[cfg(not(feature = "netduinoplus2"))]
+const TICK_NS_NUM: u64 = 40;
+#[cfg(not(feature = "netduinoplus2"))]
+const TICK_NS_DEN: u64 = 1;
+#[cfg(feature = "netduinoplus2")]
+const TICK_NS_NUM: u64 = 125;
+#[cfg(feature = "netduinoplus2")]
+const TICK_NS_DEN: u64 = 21;
+
 /// Completed SysTick periods of 2^24 ticks.
 static WRAPS: AtomicU32 = AtomicU32::new(0);
 /// The detected `-icount` shift.
@@ -38,7 +54,7 @@ fn SysTick() {
     WRAPS.store(WRAPS.load(Relaxed).wrapping_add(1), Relaxed);
 }
 
-/// Ticks of the 25 MHz virtual clock since `init`, 64 bits wide.
+/// Ticks of the processor clock since `init`, 64 bits wide.
 #[inline(always)]
 fn ticks() -> u64 {
     cortex_m::interrupt::free(|_| {
@@ -66,6 +82,38 @@ fn spin(n: u32) {
     }
 }
 
+/// The memory just below the stack region that an overflow would reach
+/// first, as (base, log2 size): mps2-an386 maps an unimplemented-device
+/// window ("RESERVED 3", writes ignored) at 0x2080_0000..0x2100_0000 and an
+/// alias of the statics below it, so an overflow there would not fault by
+/// itself. On the STM32F405 the 64 KB below the SRAM hold system memory,
+/// OTP and option bytes (QEMU maps nothing there).
+#[cfg(not(feature = "netduinoplus2"))]
+const GUARD: (u32, u32) = (0x2080_0000, 23);
+#[cfg(feature = "netduinoplus2")]
+const GUARD: (u32, u32) = (0x1FFF_0000, 16);
+
+/// Makes [`GUARD`] a no-access MPU region (the default memory map stays in
+/// force elsewhere), so that a stack overflow faults: the HardFault handler
+/// reports it.
+pub fn stack_guard() {
+    const MPU_CTRL: *mut u32 = 0xE000_ED94 as *mut u32;
+    const MPU_RNR: *mut u32 = 0xE000_ED98 as *mut u32;
+    const MPU_RBAR: *mut u32 = 0xE000_ED9C as *mut u32;
+    const MPU_RASR: *mut u32 = 0xE000_EDA0 as *mut u32;
+    let (base, log2) = GUARD;
+    // SAFETY: MPU registers of the Cortex-M4 (ARMv7-M B3.5); region 0 is
+    // not used otherwise. RASR: XN, AP = 0b000 (no access), SIZE = log2 - 1,
+    // enabled. CTRL: PRIVDEFENA (default map elsewhere) | ENABLE.
+    unsafe {
+        write_volatile(MPU_RNR, 0);
+        write_volatile(MPU_RBAR, base);
+        write_volatile(MPU_RASR, (1 << 28) | ((log2 - 1) << 1) | 1);
+        write_volatile(MPU_CTRL, 0b101);
+        asm!("dsb", "isb", options(nomem, nostack, preserves_flags));
+    }
+}
+
 /// Starts SysTick and calibrates. Returns the `-icount` shift.
 ///
 /// # Errors
@@ -87,13 +135,13 @@ pub fn init() -> Result<u32, &'static str> {
             }
         }
     }
-    // 2^21 instructions take 2^(21+S) / 40 ticks.
+    // 2^21 instructions take 2^(21+S) ns = 2^(21+S) * DEN / NUM ticks.
     let t0 = ticks();
     spin(1 << 20);
     let d = ticks() - t0;
     let s = (0..=10u32)
         .find(|&s| {
-            let expect = (1u64 << (21 + s)) / 40;
+            let expect = (1u64 << (21 + s)) * TICK_NS_DEN / TICK_NS_NUM;
             d.abs_diff(expect) * 1000 < expect
         })
         .ok_or("start QEMU with -icount shift=N (N = 0..10)")?;
@@ -106,7 +154,8 @@ pub fn init() -> Result<u32, &'static str> {
 
 fn ticks_to_insns(t: u64) -> u64 {
     let s = SHIFT.load(Relaxed);
-    (t * 40 + (1u64 << s) / 2) >> s
+    let den = TICK_NS_DEN << s;
+    (t * TICK_NS_NUM + den / 2) / den
 }
 
 /// Runs `f`; returns its result and the guest instructions it executed.
@@ -120,8 +169,8 @@ pub fn count<R>(f: impl FnOnce() -> R) -> (R, u64) {
 }
 
 unsafe extern "C" {
-    /// Lowest stack address (memory.x).
-    static _stack_end: u32;
+    /// Lowest stack address (memory-*.x).
+    pub static _stack_end: u32;
 }
 
 const PAINT: u32 = 0x5A17_C0DE;

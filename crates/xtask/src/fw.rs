@@ -73,6 +73,41 @@ pub(crate) fn check_tools(need_qemu: bool) -> Result<(), Fatal> {
     )))
 }
 
+/// The QEMU machine the firmware is built for and runs on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Machine {
+    /// `mps2-an386`: an idealised board (4 MB code, 4 MB statics, 16 MB stack).
+    Mps2An386,
+    /// `netduinoplus2`: an STM32F405 (1 MB flash, 128 KB SRAM + 64 KB CCM).
+    Netduinoplus2,
+}
+
+impl Machine {
+    pub(crate) fn parse(s: &str) -> Option<Self> {
+        match s {
+            "mps2-an386" => Some(Self::Mps2An386),
+            "netduinoplus2" => Some(Self::Netduinoplus2),
+            _ => None,
+        }
+    }
+
+    /// QEMU's `-M` name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Mps2An386 => "mps2-an386",
+            Self::Netduinoplus2 => "netduinoplus2",
+        }
+    }
+}
+
+/// The netduinoplus2 firmware's arena: the statics live in the 64 KB the
+/// CCM would hold (memory-netduinoplus2.x), less 1 KB for the other statics.
+pub(crate) const NETDUINO_ARENA: usize = 63 << 10;
+/// Its stack: the 128 KB SRAM.
+pub(crate) const NETDUINO_STACK: usize = 128 << 10;
+/// Its flash.
+pub(crate) const NETDUINO_FLASH: usize = 1 << 20;
+
 /// Firmware build profiles.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Profile {
@@ -114,7 +149,7 @@ const LARGE_ARENA: usize = 3 << 20;
 /// Arena bytes the firmware needs for `alg`: keys, ciphertext and
 /// signature side by side, and the scratch of the functional test and of
 /// the transcript.
-fn arena_need(alg: pqforge::Algorithm, records: usize) -> usize {
+pub(crate) fn arena_need(alg: pqforge::Algorithm, records: usize) -> usize {
     let i = alg.info();
     pqforge::transcript::test_scratch_bytes(i)
         .max(pqforge::transcript::scratch_bytes(alg.scheme(), records))
@@ -156,6 +191,9 @@ pub(crate) fn features(o: &Opts) -> String {
 /// Arena of the firmware: the small one if every selected algorithm fits.
 fn arena_bytes(o: &Opts) -> Result<usize, Fatal> {
     let fams = families(o);
+    if o.machine == Machine::Netduinoplus2 {
+        return Ok(NETDUINO_ARENA);
+    }
     for f in &fams {
         if !pqforge::ALL_FAMILY_FEATURES.contains(&f.as_str()) {
             return Err(Fatal::setup(format!(
@@ -181,12 +219,19 @@ fn arena_bytes(o: &Opts) -> Result<usize, Fatal> {
 
 /// Builds the firmware; returns the ELF path.
 pub(crate) fn build(o: &Opts, p: Profile) -> Result<PathBuf, Fatal> {
+    build_fitting(o, p)?.map_err(|m| Fatal::setup(format!("firmware build failed: {m}")))
+}
+
+/// Builds the firmware; returns the ELF path, or `Err(message)` when the
+/// code and read-only data do not fit the board's flash.
+pub(crate) fn build_fitting(o: &Opts, p: Profile) -> Result<Result<PathBuf, String>, Fatal> {
     let dir = board_dir(o);
     // `PQFORGE_M4_TARGET` overrides the firmware target dir (concurrent builds).
     let target_dir =
         std::env::var_os("PQFORGE_M4_TARGET").map_or_else(|| dir.join("target"), PathBuf::from);
     eprintln!(
-        "m4: building firmware (opt-level {}, features {})",
+        "m4: building firmware for {} (opt-level {}, features {})",
+        o.machine.name(),
         p.opt_level(),
         features(o)
     );
@@ -213,20 +258,38 @@ pub(crate) fn build(o: &Opts, p: Profile) -> Result<PathBuf, Fatal> {
     ] {
         c.env_remove(v);
     }
-    c.args(["--no-default-features", "--features", &features(o)]);
-    let st = c
-        .status()
+    let mut feats = features(o);
+    if o.machine == Machine::Netduinoplus2 {
+        feats.push_str(",netduinoplus2");
+    }
+    c.args(["--no-default-features", "--features", &feats]);
+    let out = c
+        .stderr(Stdio::piped())
+        .output()
         .map_err(|e| Fatal::setup(format!("cannot run {}: {e}", cargo_bin())))?;
-    if !st.success() {
+    let err = String::from_utf8_lossy(&out.stderr);
+    // GNU ld: "region `FLASH' overflowed by N bytes" (the build's output is
+    // then the linker's complaint only: not repeated).
+    if let Some(l) = err
+        .lines()
+        .find(|l| l.contains("region `FLASH' overflowed"))
+    {
+        let by = l.rsplit("overflowed by ").next().unwrap_or("?").trim();
+        return Ok(Err(format!(
+            "code + read-only data exceed the flash by {by}"
+        )));
+    }
+    eprint!("{err}");
+    if !out.status.success() {
         return Err(Fatal::setup(format!(
             "firmware build failed (opt-level {})",
             p.opt_level()
         )));
     }
-    Ok(target_dir
+    Ok(Ok(target_dir
         .join("thumbv7em-none-eabihf")
         .join(p.cargo_name())
-        .join("pqforge-m4"))
+        .join("pqforge-m4")))
 }
 
 /// Output of one QEMU run.
@@ -240,16 +303,18 @@ pub(crate) struct Run {
 /// Boots `elf` with the semihosting arguments `args` under `-icount`,
 /// killing QEMU after `timeout`. Output goes to `log`.
 pub(crate) fn qemu(
+    m: Machine,
     elf: &Path,
     args: &[String],
     timeout: Duration,
     log: &Path,
 ) -> Result<Run, Fatal> {
-    qemu_with(elf, args, &[], timeout, log)
+    qemu_with(m, elf, args, &[], timeout, log)
 }
 
 /// [`qemu`] with extra QEMU options (`-plugin ...`).
 pub(crate) fn qemu_with(
+    m: Machine,
     elf: &Path,
     args: &[String],
     extra: &[String],
@@ -266,7 +331,7 @@ pub(crate) fn qemu_with(
         .map_err(|e| Fatal::setup(format!("cannot write {}: {e}", log.display())))?;
     let t0 = Instant::now();
     let mut child = Command::new("qemu-system-arm")
-        .args(["-M", "mps2-an386", "-cpu", "cortex-m4", "-nographic"])
+        .args(["-M", m.name(), "-cpu", "cortex-m4", "-nographic"])
         .args(["-monitor", "none", "-serial", "none"])
         .args(["-icount", "shift=6,align=off,sleep=off"])
         .arg("-semihosting-config")
@@ -326,7 +391,7 @@ pub(crate) fn list(o: &Opts, elf: &Path) -> Result<Vec<Alg>, Fatal> {
         args.push(format!("filter={f}"));
     }
     let log = logs_dir(o)?.join("list.txt");
-    let r = qemu(elf, &args, Duration::from_secs(60), &log)?;
+    let r = qemu(o.machine, elf, &args, Duration::from_secs(60), &log)?;
     if !r.exit_ok {
         return Err(Fatal::setup(format!(
             "firmware did not start under QEMU (see {})",
@@ -418,7 +483,7 @@ fn parse_run(alg: &Alg, r: &Run, timeout: Duration) -> AlgResult {
             }),
             Some("stack") if w.len() >= 4 => res.stack.push((w[2].into(), num(3))),
             Some("transcript") if w.len() >= 4 => res.fw_digest = Some(w[3].into()),
-            Some("error" | "panic") => res.errors.push(l.clone()),
+            Some("error" | "panic" | "fault") => res.errors.push(l.clone()),
             Some("done") => done = true,
             _ => {}
         }
@@ -456,7 +521,7 @@ pub(crate) fn run_all(
             format!("records={}", o.records),
         ];
         let log = logs.join(format!("{}{tag}.txt", a.name));
-        let r = qemu(elf, &args, timeout, &log)?;
+        let r = qemu(o.machine, elf, &args, timeout, &log)?;
         let res = parse_run(a, &r, timeout);
         let verdict = match (&res.test, res.errors.first()) {
             (_, Some(e)) => format!("ERROR {e}"),

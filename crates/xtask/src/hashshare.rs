@@ -309,7 +309,7 @@ fn measure(o: &Opts, st: &Setup, elf: &Path, a: &fw::Alg) -> Result<AlgShare, Fa
     let args = vec!["mode=hashshare".to_string(), format!("alg={}", a.name)];
     let log = fw::logs_dir(o)?.join(format!("{}-hashshare.txt", a.name));
     let timeout = Duration::from_secs(o.timeout_s);
-    let r = fw::qemu_with(elf, &args, &extra, timeout, &log)?;
+    let r = fw::qemu_with(o.machine, elf, &args, &extra, timeout, &log)?;
     let marks = fs::read_to_string(&marks_path).unwrap_or_default();
     let res = parse(a, &r, &marks, timeout);
     let verdict = match res.errors.first() {

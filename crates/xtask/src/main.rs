@@ -10,6 +10,7 @@ mod divscan;
 mod dudect;
 mod fw;
 mod hashshare;
+mod netduino;
 mod report;
 mod size;
 mod softfloat;
@@ -48,7 +49,11 @@ options:
   --opt LIST       divscan, softfloat: opt-levels to scan (default 3,s; z also works)
   --hash-prefix L  hashshare: demangled path prefixes of the hash code (default
                    pqforge_core::{keccak,keccak_x4,sponge,sha2,sha2_multi,hmac}::)
-  --out DIR        report directory (default target/m4)
+  --machine M      QEMU machine: mps2-an386 (default; idealised 4+4+16 MB) or
+                   netduinoplus2 (STM32F405: 1 MB flash, 128 KB SRAM + 64 KB CCM;
+                   `all`/`test`/... build one firmware per group of families that
+                   fits the flash and report what does not fit and why)
+  --out DIR        report directory (default target/m4, target/m4-netduinoplus2)
 
 exit status: 0 all passed, 1 a test/transcript/scan failed or QEMU timed out,
 2 bad usage or missing tool";
@@ -69,6 +74,7 @@ pub(crate) struct Opts {
     pub(crate) profiles: Vec<fw::Profile>,
     pub(crate) hash_prefixes: Option<Vec<String>>,
     pub(crate) out: PathBuf,
+    pub(crate) machine: fw::Machine,
     pub(crate) root: PathBuf,
 }
 
@@ -120,8 +126,10 @@ fn parse_args() -> Result<Opts, String> {
         profiles: vec![fw::Profile::O3, fw::Profile::Os],
         hash_prefixes: None,
         out: root.join("target/m4"),
+        machine: fw::Machine::Mps2An386,
         root,
     };
+    let mut out_given = false;
     while let Some(a) = args.next() {
         let mut val = || args.next().ok_or_else(|| format!("{a} needs a value"));
         let num = |v: String| {
@@ -163,8 +171,29 @@ fn parse_args() -> Result<Opts, String> {
                         .collect(),
                 );
             }
-            "--out" => o.out = PathBuf::from(val()?),
+            "--out" => {
+                o.out = PathBuf::from(val()?);
+                out_given = true;
+            }
+            "--machine" => {
+                let v = val()?;
+                o.machine = fw::Machine::parse(&v).ok_or_else(|| {
+                    format!("--machine: unknown machine {v:?} (mps2-an386, netduinoplus2)")
+                })?;
+            }
             _ => return Err(format!("unknown option {a}\n{USAGE}")),
+        }
+    }
+    if o.machine == fw::Machine::Netduinoplus2 {
+        if !out_given {
+            o.out = o.root.join("target/m4-netduinoplus2");
+        }
+        if !["all", "test", "speed", "stack", "transcript", "list"].contains(&o.cmd.as_str()) {
+            return Err(
+                "--machine netduinoplus2 runs all, test, speed, stack, transcript and list \
+                 (size, divscan, softfloat and hashshare do not depend on the machine)"
+                    .to_string(),
+            );
         }
     }
     Ok(o)
@@ -235,6 +264,9 @@ fn run_size(o: &Opts) -> Result<bool, Fatal> {
 /// Everything that runs the firmware: all, test, speed, stack, transcript,
 /// list.
 fn run_firmware(o: &Opts) -> Result<bool, Fatal> {
+    if o.machine == fw::Machine::Netduinoplus2 {
+        return netduino::run(o);
+    }
     fw::check_tools(true)?;
     let build_t = Instant::now();
     let elf = fw::build(o, fw::Profile::O3)?;
@@ -300,6 +332,7 @@ fn run_firmware(o: &Opts) -> Result<bool, Fatal> {
         results,
         sizes,
         sizes_s,
+        not_fit: Vec::new(),
         build_secs,
         run_secs,
     };
