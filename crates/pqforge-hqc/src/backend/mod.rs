@@ -18,6 +18,8 @@
 //! `#[target_feature]` function reachable only with the token of
 //! `pqforge_core::cpu` that proves the features.
 
+#[cfg(target_arch = "arm")]
+mod armv7em;
 mod portable;
 
 pqforge_core::x86_simd! {

@@ -119,6 +119,7 @@ const HOLES64_4: [u64; 4] = [
 /// Same idea with holes of 4: a column of a partial product `a_i * b_j`
 /// collects at most 8 contributions, so its sum (< 16) never reaches the
 /// next column of the same residue class.
+#[cfg(not(target_arch = "arm"))]
 #[inline(always)]
 fn clmul32(a: u32, b: u32) -> u64 {
     let a = HOLES32.map(|m| a & m);
@@ -133,6 +134,9 @@ fn clmul32(a: u32, b: u32) -> u64 {
     }
     z
 }
+
+#[cfg(target_arch = "arm")]
+use super::armv7em::clmul32;
 
 // Only the 32-bit `schoolbook8` and the tests use it on 64-bit targets.
 #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
@@ -169,44 +173,82 @@ fn schoolbook8(r: &mut [u64], a: &[u64], b: &[u64]) {
 }
 
 /// Product of two 8-word operands into 16 words on 32-bit targets:
-/// Karatsuba all the way down to single words ([`kara_small`]), 27
+/// Karatsuba all the way down to single words ([`kara8`]), 27
 /// [`clmul64_via32`] instead of 64, since each costs three 32-bit products.
 #[inline]
 #[cfg(not(target_pointer_width = "64"))]
 fn schoolbook8(r: &mut [u64], a: &[u64], b: &[u64]) {
-    kara_small(&mut r[..16], &a[..8], &b[..8]);
+    let a: &[u64; 8] = a[..8].try_into().expect("8-word block");
+    let b: &[u64; 8] = b[..8].try_into().expect("8-word block");
+    r[..16].copy_from_slice(&kara8(a, b));
 }
 
-/// `r = a·b` for operands of 1, 2, 4 or 8 words (`r` twice as long), by
-/// recursive Karatsuba; the split depends on the (public) length only.
+/// One word: [`clmul64_via32`].
 // Only the 32-bit `schoolbook8` and the tests use it on 64-bit targets.
 #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
-fn kara_small(r: &mut [u64], a: &[u64], b: &[u64]) {
-    let n = a.len();
-    debug_assert!(n.is_power_of_two() && n <= 8 && b.len() == n && r.len() == 2 * n);
-    if n == 1 {
-        (r[0], r[1]) = clmul64_via32(a[0], b[0]);
-        return;
-    }
-    let h = n / 2;
-    let mut sa = [0u64; 4];
-    let mut sb = [0u64; 4];
-    for i in 0..h {
-        sa[i] = a[i] ^ a[h + i];
-        sb[i] = b[i] ^ b[h + i];
-    }
-    let mut mid = [0u64; 8];
-    kara_small(&mut mid[..2 * h], &sa[..h], &sb[..h]);
-    kara_small(&mut r[..2 * h], &a[..h], &b[..h]);
-    kara_small(&mut r[2 * h..], &a[h..], &b[h..]);
-    // mid <- z1 - z0 - z2, then r += X^h mid.
-    for i in 0..2 * h {
-        mid[i] ^= r[i] ^ r[2 * h + i];
-    }
-    for i in 0..2 * h {
-        r[h + i] ^= mid[i];
-    }
+#[inline(always)]
+fn kara1(a: &[u64; 1], b: &[u64; 1]) -> [u64; 2] {
+    let (lo, hi) = clmul64_via32(a[0], b[0]);
+    [lo, hi]
 }
+
+/// `kara_fixed!(name, N, half)`: the product of two N-word arrays by one
+/// Karatsuba step over `half` (N/2 words), on fixed-size arrays so that
+/// the whole small product unrolls: no recursion, slices, bounds checks or
+/// zeroed scratch (on the Cortex-M4 these cost more than the 27 word
+/// products of an 8-word block did).
+macro_rules! kara_fixed {
+    ($(#[$attr:meta])* $name:ident, $n:literal, $half:ident) => {
+        $(#[$attr])*
+        // Only the 32-bit `schoolbook8` and the tests use it on 64-bit targets.
+        #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+        fn $name(a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            const H: usize = $n / 2;
+            let a0: [u64; H] = core::array::from_fn(|i| a[i]);
+            let a1: [u64; H] = core::array::from_fn(|i| a[H + i]);
+            let b0: [u64; H] = core::array::from_fn(|i| b[i]);
+            let b1: [u64; H] = core::array::from_fn(|i| b[H + i]);
+            let sa: [u64; H] = core::array::from_fn(|i| a0[i] ^ a1[i]);
+            let sb: [u64; H] = core::array::from_fn(|i| b0[i] ^ b1[i]);
+            let lo = $half(&a0, &b0);
+            let hi = $half(&a1, &b1);
+            let mid = $half(&sa, &sb);
+            let mut r = [0u64; 2 * $n];
+            for i in 0..2 * H {
+                r[i] = lo[i];
+                r[2 * H + i] = hi[i];
+            }
+            // r += X^H (mid - lo - hi).
+            for i in 0..2 * H {
+                r[H + i] ^= mid[i] ^ lo[i] ^ hi[i];
+            }
+            r
+        }
+    };
+}
+
+kara_fixed!(
+    /// Two words: three [`kara1`] (nine 32-bit products), not inlined: the
+    /// unit [`kara8`] calls nine times.
+    #[inline(never)]
+    kara2,
+    2,
+    kara1
+);
+kara_fixed!(
+    /// Four words: three [`kara2`].
+    #[inline(always)]
+    kara4,
+    4,
+    kara2
+);
+kara_fixed!(
+    /// Eight words: three [`kara4`] (27 word products).
+    #[inline(always)]
+    kara8,
+    8,
+    kara4
+);
 
 karatsuba_fn!(
     /// Portable Karatsuba on 8-word blocks.
@@ -244,7 +286,7 @@ mod tests {
     }
 
     #[test]
-    fn kara_small_matches_schoolbook() {
+    fn kara8_matches_schoolbook() {
         let mut s = TestRng::new(0x5555_aaaa_1234_9876);
         for _ in 0..if cfg!(miri) { 3 } else { 200 } {
             let a: [u64; 8] = core::array::from_fn(|_| s.next_u64());
@@ -257,9 +299,7 @@ mod tests {
                     want[i + j + 1] ^= (p >> 64) as u64;
                 }
             }
-            let mut got = [0u64; 16];
-            kara_small(&mut got, &a, &b);
-            assert_eq!(got, want);
+            assert_eq!(kara8(&a, &b), want);
         }
     }
 
