@@ -106,6 +106,8 @@ macro_rules! karatsuba_fn {
 }
 pub(crate) use karatsuba_fn;
 
+use pqforge_core::ct;
+
 /// `acc += X^(64·off) · blk mod (X^n - 1)` on the first `ceil(n/64)` words
 /// of `acc`, without clearing the bits of the top word at and above n (the
 /// caller masks once at the end). `X^(64·off) · blk` must have degree below
@@ -164,23 +166,151 @@ pub(crate) fn mul_mod<B: Kernels>(
     n: usize,
     scratch: &mut [u64],
 ) {
+    mul_mod_with::<B>(out, a, Operand::Dense(b), n, scratch);
+}
+
+/// [`mul_mod`] with `b` given by its support: distinct secret positions
+/// below n (the small-RAM profile, feature `small-ram`). The three
+/// half-size operands the Karatsuba level takes from b (b0, b1 and b0 + b1)
+/// are written from the support when needed into h = w/2 words of
+/// `scratch`, so b never exists as a dense ring element: one ring element
+/// of stack fewer for h fewer of scratch. `scratch` holds
+/// [`crate::params::mul_scratch_support`]`(w)` words; it is wiped before
+/// returning.
+#[inline(always)]
+#[cfg_attr(not(feature = "small-ram"), allow(dead_code))]
+pub(crate) fn mul_mod_support<B: Kernels>(
+    out: &mut [u64],
+    a: &[u64],
+    support: &[crate::params::Pos],
+    n: usize,
+    scratch: &mut [u64],
+) {
+    mul_mod_with::<B>(out, a, Operand::Support(support), n, scratch);
+}
+
+/// The second operand of [`mul_mod_with`].
+#[derive(Clone, Copy)]
+enum Operand<'a> {
+    /// Dense, reduced, `w` words.
+    Dense(&'a [u64]),
+    /// Its support (distinct positions below n).
+    #[cfg_attr(not(feature = "small-ram"), allow(dead_code))]
+    Support(&'a [crate::params::Pos]),
+}
+
+/// Which h-word piece of a supported operand [`write_half`] writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Half {
+    /// b0: the words below h.
+    Low,
+    /// b1: the words from h on.
+    High,
+    /// b0 + b1.
+    Sum,
+}
+
+/// `dst` (h words) = the `which` piece of the operand with support
+/// `support`: for every word of `dst`, every position is looked at (no
+/// secret-dependent index or branch). Positions folded by `Half::Sum` may
+/// meet: bits are XORed. Positions go in chunks of [`SUPPORT_CHUNK`], so
+/// that the precomputed word indices and bits take 192 bytes of stack
+/// whatever the weight.
+fn write_half(dst: &mut [u64], support: &[crate::params::Pos], which: Half) {
+    let h = dst.len() as u32;
+    dst.fill(0);
+    let mut idx = [0u32; SUPPORT_CHUNK];
+    let mut bit = [0u64; SUPPORT_CHUNK];
+    for chunk in support.chunks(SUPPORT_CHUNK) {
+        for ((i, b), &p) in idx.iter_mut().zip(bit.iter_mut()).zip(chunk) {
+            let p = u32::from(p);
+            let word = p >> 6;
+            *i = match which {
+                Half::Low => word,
+                // Below h: wraps to a value no word index reaches.
+                Half::High => word.wrapping_sub(h),
+                Half::Sum => word.wrapping_sub(h & !ct::lt_mask_u32(word, h)),
+            };
+            *b = one_hot64(p & 63);
+        }
+        let k = chunk.len();
+        for (wi, d) in dst.iter_mut().enumerate() {
+            let mut acc = 0u64;
+            for (&i, &b) in idx[..k].iter().zip(&bit[..k]) {
+                acc ^= b & mask64(ct::eq_mask_u32(i, wi as u32));
+            }
+            *d ^= acc;
+        }
+    }
+    zeroize::Zeroize::zeroize(&mut idx);
+    zeroize::Zeroize::zeroize(&mut bit);
+}
+
+/// Positions [`write_half`] prepares at a time.
+const SUPPORT_CHUNK: usize = 16;
+
+/// A 32-bit mask (all ones or zero) widened to 64 bits.
+#[inline(always)]
+fn mask64(m: u32) -> u64 {
+    u64::from(m) | (u64::from(m) << 32)
+}
+
+/// `1 << s` for a secret `s < 64` from shifts by public amounts.
+fn one_hot64(s: u32) -> u64 {
+    let mut v = 1u64;
+    for b in 0..6 {
+        let m = mask64(ct::nonzero_mask_u32((s >> b) & 1));
+        v ^= (v ^ (v << (1u32 << b))) & m;
+    }
+    v
+}
+
+/// [`mul_mod`] and [`mul_mod_support`].
+#[inline(always)]
+fn mul_mod_with<B: Kernels>(
+    out: &mut [u64],
+    a: &[u64],
+    b: Operand<'_>,
+    n: usize,
+    scratch: &mut [u64],
+) {
     let w = out.len();
-    debug_assert!(a.len() == w && b.len() == w);
+    debug_assert!(a.len() == w);
+    debug_assert!(match b {
+        Operand::Dense(b) => b.len() == w,
+        Operand::Support(s) => s.len() <= crate::params::MAX_WEIGHT,
+    });
     debug_assert!(w.is_multiple_of(crate::params::POLY_ALIGN_WORDS));
     let h = w / 2;
     let nw = n.div_ceil(64);
     let q = n / 64;
     debug_assert!(q >= h && nw <= w && w - q <= 32);
     let (acc, rest) = scratch.split_at_mut(w);
+    let (half, rest) = match b {
+        Operand::Dense(_) => (&mut [][..], rest),
+        Operand::Support(_) => rest.split_at_mut(h),
+    };
     {
         let (sa, sb) = acc.split_at_mut(h);
         sa.copy_from_slice(&a[..h]);
-        sb.copy_from_slice(&b[..h]);
         xor_chunks::<8>(sa, &a[h..]);
-        xor_chunks::<8>(sb, &b[h..]);
+        match b {
+            Operand::Dense(b) => {
+                sb.copy_from_slice(&b[..h]);
+                xor_chunks::<8>(sb, &b[h..]);
+            }
+            Operand::Support(s) => write_half(sb, s, Half::Sum),
+        }
         B::mul_wide(out, sa, sb, rest);
     }
-    B::mul_wide(acc, &a[..h], &b[..h], rest);
+    let b0: &[u64] = match b {
+        Operand::Dense(b) => &b[..h],
+        Operand::Support(s) => {
+            write_half(half, s, Half::Low);
+            half
+        }
+    };
+    B::mul_wide(acc, &a[..h], b0, rest);
     xor_chunks::<8>(out, acc);
     // acc <- z0 mod (X^n - 1): move its words from q on out and fold them
     // back in.
@@ -190,7 +320,14 @@ pub(crate) fn mul_mod<B: Kernels>(
     acc[q..].fill(0);
     fold_add(acc, &tail[..tl], q, n);
     fold_add(acc, out, h, n);
-    B::mul_wide(out, &a[h..], &b[h..], rest);
+    let b1: &[u64] = match b {
+        Operand::Dense(b) => &b[h..],
+        Operand::Support(s) => {
+            write_half(half, s, Half::High);
+            half
+        }
+    };
+    B::mul_wide(out, &a[h..], b1, rest);
     fold_add(acc, out, h, n);
     fold_add(acc, out, 2 * h, n);
     if !n.is_multiple_of(64) {
@@ -232,7 +369,7 @@ pub(crate) fn store(out: &mut [u8], words: &[u64]) {
 }
 
 #[cfg(test)]
-pub(crate) use tests::{Bitwise, check_mul_mod};
+pub(crate) use tests::{Bitwise, check_mul_mod, check_mul_mod_support};
 
 #[cfg(test)]
 mod tests {
@@ -308,6 +445,65 @@ mod tests {
                 assert_eq!(out, mul_mod_bitwise(&a, &b, n), "{} n = {n}", B::NAME);
             }
         }
+    }
+
+    /// [`mul_mod_support`] (the small-RAM profile's product) against
+    /// [`mul_mod`] of the dense operand, with supports that put positions
+    /// on both halves, on the words at h and 0 (so that the folded sum has
+    /// meeting positions) and at the last bit below n.
+    pub(crate) fn check_mul_mod_support<B: Kernels>() {
+        let mut s = TestRng::new(0x5bd1_e995_0123_4567);
+        let reps = if cfg!(miri) { 1 } else { 20 };
+        for &n in &[1000usize, 993, 961] {
+            let w = 16;
+            let h = w / 2;
+            for r in 0..reps {
+                let mut a = [0u64; 16];
+                for x in a.iter_mut().take(n.div_ceil(64)) {
+                    *x = s.next_u64();
+                }
+                if n % 64 != 0 {
+                    a[n / 64] &= (1 << (n % 64)) - 1;
+                }
+                // Distinct positions: a random walk with steps of 1..=24.
+                let mut sup = [0u16; 40];
+                let mut len = 0;
+                let mut p = (s.next_u64() % 8) as u16;
+                if r % 2 == 0 {
+                    // Meet in the folded sum: p and p + 64h.
+                    sup[0] = 3;
+                    sup[1] = 3 + 64 * h as u16;
+                    len = 2;
+                    p = 5;
+                }
+                while len < sup.len() && (p as usize) < n {
+                    if !sup[..len].contains(&p) {
+                        sup[len] = p;
+                        len += 1;
+                    }
+                    p += 1 + (s.next_u64() % 24) as u16;
+                }
+                if len < sup.len() {
+                    sup[len] = n as u16 - 1;
+                    len += 1;
+                }
+                let mut dense = [0u64; 16];
+                for &q in &sup[..len] {
+                    dense[q as usize / 64] ^= 1 << (q % 64);
+                }
+                let mut scratch = [0u64; crate::params::mul_scratch_support(16)];
+                let (mut want, mut got) = ([0u64; 16], [0u64; 16]);
+                mul_mod::<B>(&mut want, &a, &dense, n, &mut scratch);
+                mul_mod_support::<B>(&mut got, &a, &sup[..len], n, &mut scratch);
+                assert_eq!(got, want, "{} n = {n}", B::NAME);
+                assert!(scratch.iter().all(|&x| x == 0), "scratch wiped");
+            }
+        }
+    }
+
+    #[test]
+    fn mul_mod_support_matches_dense() {
+        check_mul_mod_support::<Bitwise>();
     }
 
     #[test]

@@ -97,7 +97,7 @@ fn check<P: ParameterSet>(rel: &str) {
     );
     let mut xof = Xof::new(seed_dk, P::REVISION);
     let (mut y, mut x, mut h) = (P::POLY_ZERO, P::POLY_ZERO, P::POLY_ZERO);
-    let mut sup = [0u32; MAX_WEIGHT];
+    let mut sup = [0 as crate::params::Pos; MAX_WEIGHT];
     sample_fixed_weight_rejection::<P>(&mut xof, &mut sup[..P::OMEGA]);
     write_support::<Portable>(y.as_mut(), &sup[..P::OMEGA]);
     sample_fixed_weight_rejection::<P>(&mut xof, &mut sup[..P::OMEGA]);

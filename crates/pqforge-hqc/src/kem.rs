@@ -24,10 +24,11 @@ use zeroize::Zeroize;
 
 use crate::code;
 use crate::gf2x::{self, Kernels};
-use crate::params::{MAX_K, MAX_WEIGHT, ParameterSet, SALT_BYTES, SEED_BYTES, SS_BYTES};
+use crate::params::{MAX_K, ParameterSet, Pos, SALT_BYTES, SEED_BYTES, SS_BYTES};
+#[cfg(not(feature = "small-ram"))]
+use crate::sampling::write_support;
 use crate::sampling::{
-    Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, write_support,
-    xor_support,
+    Xof, sample_fixed_weight_rejection, sample_fixed_weight_shift, sample_uniform, xor_support,
 };
 
 /// A backend as the protocol sees it: the ring [`Kernels`], and the three
@@ -140,23 +141,82 @@ pub(crate) fn pke_keygen<P: ParameterSet, B: Kernels, S: Sink>(
     seed_dk: &[u8],
     seed_ek: &[u8],
 ) {
-    let mut y = P::POLY_ZERO;
+    let mut y = SparseOperand::<P>::new();
     let mut h = P::POLY_ZERO;
     let mut s = P::POLY_ZERO;
-    let mut x_sup = [0u32; MAX_WEIGHT];
+    let mut x_sup = P::SUPPORT_ZERO;
     let mut scratch = P::SCRATCH_ZERO;
-    let mut xof = Xof::new(seed_dk, P::REVISION);
-    sample_fixed_weight_rejection::<P>(&mut xof, &mut x_sup[..P::OMEGA]);
-    write_support::<B>(y.as_mut(), &x_sup[..P::OMEGA]);
-    sample_fixed_weight_rejection::<P>(&mut xof, &mut x_sup[..P::OMEGA]);
-    let mut xof = Xof::new(seed_ek, P::REVISION);
-    sample_uniform::<P>(&mut xof, h.as_mut());
-    gf2x::mul_mod::<B>(s.as_mut(), h.as_ref(), y.as_ref(), P::N, scratch.as_mut());
-    xor_support::<B>(s.as_mut(), &x_sup[..P::OMEGA]);
+    // The XOFs live in blocks of their own: their stack slots are free
+    // again (for LLVM to reuse) before the product.
+    {
+        let mut xof = Xof::new(seed_dk, P::REVISION);
+        y.sample::<B>(&mut xof, P::OMEGA, sample_fixed_weight_rejection::<P>);
+        sample_fixed_weight_rejection::<P>(&mut xof, &mut x_sup.as_mut()[..P::OMEGA]);
+    }
+    {
+        let mut xof = Xof::new(seed_ek, P::REVISION);
+        sample_uniform::<P>(&mut xof, h.as_mut());
+    }
+    y.mul_mod::<B>(s.as_mut(), h.as_ref(), scratch.as_mut());
+    xor_support::<B>(s.as_mut(), &x_sup.as_ref()[..P::OMEGA]);
     sink.put(0, P::N_BYTES, s.as_ref());
-    y.as_mut().zeroize();
+    y.zeroize();
     s.as_mut().zeroize();
-    x_sup.zeroize();
+    x_sup.as_mut().zeroize();
+}
+
+/// The sparse operand of a ring product (y, r2), sampled as a support. The
+/// default profile also writes it out densely once, for the Karatsuba
+/// kernels; the small-RAM profile (`small-ram`) keeps only the support and
+/// multiplies with [`gf2x::mul_mod_support`], which saves a ring element
+/// of stack.
+struct SparseOperand<P: ParameterSet> {
+    support: P::Support,
+    weight: usize,
+    #[cfg(not(feature = "small-ram"))]
+    dense: P::Poly,
+}
+
+impl<P: ParameterSet> SparseOperand<P> {
+    #[inline(always)]
+    fn new() -> Self {
+        Self {
+            support: P::SUPPORT_ZERO,
+            weight: 0,
+            #[cfg(not(feature = "small-ram"))]
+            dense: P::POLY_ZERO,
+        }
+    }
+
+    /// Samples `weight` positions with `sampler`.
+    #[inline(always)]
+    fn sample<B: Kernels>(
+        &mut self,
+        xof: &mut Xof,
+        weight: usize,
+        sampler: impl FnOnce(&mut Xof, &mut [Pos]),
+    ) {
+        self.weight = weight;
+        sampler(xof, &mut self.support.as_mut()[..weight]);
+        #[cfg(not(feature = "small-ram"))]
+        write_support::<B>(self.dense.as_mut(), &self.support.as_ref()[..weight]);
+    }
+
+    /// `out = a · self mod (X^n - 1)`.
+    #[inline(always)]
+    fn mul_mod<B: Kernels>(&self, out: &mut [u64], a: &[u64], scratch: &mut [u64]) {
+        #[cfg(not(feature = "small-ram"))]
+        gf2x::mul_mod::<B>(out, a, self.dense.as_ref(), P::N, scratch);
+        #[cfg(feature = "small-ram")]
+        gf2x::mul_mod_support::<B>(out, a, &self.support.as_ref()[..self.weight], P::N, scratch);
+    }
+
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        self.support.as_mut().zeroize();
+        #[cfg(not(feature = "small-ram"))]
+        self.dense.as_mut().zeroize();
+    }
 }
 
 /// `(seed_pke, σ)` from XOF(seed_kem), then `(seed_dk || seed_ek)` =
@@ -250,39 +310,42 @@ pub(crate) fn pke_encrypt<P: ParameterSet, B: Kernels, S: Sink>(
     theta: &[u8],
 ) {
     let mut h = P::POLY_ZERO;
-    let mut r2 = P::POLY_ZERO;
+    let mut r2 = SparseOperand::<P>::new();
     let mut t = P::POLY_ZERO;
-    let mut r1_sup = [0u32; MAX_WEIGHT];
-    let mut e_sup = [0u32; MAX_WEIGHT];
+    let mut r1_sup = P::SUPPORT_ZERO;
+    let mut e_sup = P::SUPPORT_ZERO;
     let mut scratch = P::SCRATCH_ZERO;
 
-    let mut xof = Xof::new(&ek[..SEED_BYTES], P::REVISION);
-    sample_uniform::<P>(&mut xof, h.as_mut());
-
-    let mut xof = Xof::new(theta, P::REVISION);
-    sample_fixed_weight_shift::<P>(&mut xof, &mut r1_sup[..P::OMEGA_R]);
-    write_support::<B>(r2.as_mut(), &r1_sup[..P::OMEGA_R]);
-    sample_fixed_weight_shift::<P>(&mut xof, &mut e_sup[..P::OMEGA_E]);
-    sample_fixed_weight_shift::<P>(&mut xof, &mut r1_sup[..P::OMEGA_R]);
+    // The XOFs live in blocks of their own (see `pke_keygen`).
+    {
+        let mut xof = Xof::new(&ek[..SEED_BYTES], P::REVISION);
+        sample_uniform::<P>(&mut xof, h.as_mut());
+    }
+    {
+        let mut xof = Xof::new(theta, P::REVISION);
+        r2.sample::<B>(&mut xof, P::OMEGA_R, sample_fixed_weight_shift::<P>);
+        sample_fixed_weight_shift::<P>(&mut xof, &mut e_sup.as_mut()[..P::OMEGA_E]);
+        sample_fixed_weight_shift::<P>(&mut xof, &mut r1_sup.as_mut()[..P::OMEGA_R]);
+    }
 
     // u = r1 + h·r2
-    gf2x::mul_mod::<B>(t.as_mut(), h.as_ref(), r2.as_ref(), P::N, scratch.as_mut());
-    xor_support::<B>(t.as_mut(), &r1_sup[..P::OMEGA_R]);
+    r2.mul_mod::<B>(t.as_mut(), h.as_ref(), scratch.as_mut());
+    xor_support::<B>(t.as_mut(), &r1_sup.as_ref()[..P::OMEGA_R]);
     sink.put(0, P::N_BYTES, t.as_ref());
 
     // v = Encode(m) + Truncate(s·r2 + e, n1·n2); s goes where h was.
     gf2x::load(h.as_mut(), &ek[SEED_BYTES..], P::N);
-    gf2x::mul_mod::<B>(t.as_mut(), h.as_ref(), r2.as_ref(), P::N, scratch.as_mut());
-    xor_support::<B>(t.as_mut(), &e_sup[..P::OMEGA_E]);
+    r2.mul_mod::<B>(t.as_mut(), h.as_ref(), scratch.as_mut());
+    xor_support::<B>(t.as_mut(), &e_sup.as_ref()[..P::OMEGA_E]);
     code::encode_xor::<P>(t.as_mut(), m);
     // N1N2 is a multiple of 8 for every set, so putting V_BYTES bytes is
     // exactly the truncation.
     sink.put(P::N_BYTES, P::V_BYTES, t.as_ref());
 
-    r2.as_mut().zeroize();
+    r2.zeroize();
     t.as_mut().zeroize();
-    r1_sup.zeroize();
-    e_sup.zeroize();
+    r1_sup.as_mut().zeroize();
+    e_sup.as_mut().zeroize();
 }
 
 /// Deterministic encapsulation with message `m` (k bytes) and `salt` under
@@ -330,28 +393,28 @@ pub(crate) fn encaps_derand<P: ParameterSet, B: Backend>(
 /// through [`Backend::pke_decrypt`] (its own frame).
 #[inline(always)]
 pub(crate) fn pke_decrypt<P: ParameterSet, B: Kernels>(m: &mut [u8], seed_dk: &[u8], c_pke: &[u8]) {
-    let mut y = P::POLY_ZERO;
+    let mut y = SparseOperand::<P>::new();
     let mut u = P::POLY_ZERO;
     let mut t = P::POLY_ZERO;
-    let mut y_sup = [0u32; MAX_WEIGHT];
     let mut scratch = P::SCRATCH_ZERO;
-    let mut xof = Xof::new(seed_dk, P::REVISION);
-    sample_fixed_weight_rejection::<P>(&mut xof, &mut y_sup[..P::OMEGA]);
-    write_support::<B>(y.as_mut(), &y_sup[..P::OMEGA]);
+    {
+        let mut xof = Xof::new(seed_dk, P::REVISION);
+        y.sample::<B>(&mut xof, P::OMEGA, sample_fixed_weight_rejection::<P>);
+    }
     // Bits of u at and above n are dropped here; the final ciphertext
     // comparison still sees them (implicit rejection).
     gf2x::load(u.as_mut(), &c_pke[..P::N_BYTES], P::N);
-    gf2x::mul_mod::<B>(t.as_mut(), u.as_ref(), y.as_ref(), P::N, scratch.as_mut());
+    y.mul_mod::<B>(t.as_mut(), u.as_ref(), scratch.as_mut());
     // u <- v - Truncate(u·y, n1·n2); n1·n2 is a multiple of 64 for every
     // set, so the truncation is a whole number of words.
     const { assert!(P::N1N2 % 64 == 0) };
     gf2x::load(u.as_mut(), &c_pke[P::N_BYTES..], P::N1N2);
     gf2x::add_assign(&mut u.as_mut()[..P::N1N2 / 64], &t.as_ref()[..P::N1N2 / 64]);
     code::decode::<P>(m, u.as_ref());
-    for p in [&mut y, &mut u, &mut t] {
+    y.zeroize();
+    for p in [&mut u, &mut t] {
         p.as_mut().zeroize();
     }
-    y_sup.zeroize();
 }
 
 /// Decapsulation with implicit rejection of the encoded `ct`

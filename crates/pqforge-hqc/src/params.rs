@@ -27,6 +27,11 @@ pub(crate) const MAX_K: usize = 32;
 /// Largest fixed weight over all sets.
 pub(crate) const MAX_WEIGHT: usize = 149;
 
+/// A position in a ring element (an entry of a support): n < 2^16 for
+/// every set (checked in `parameter_set!`), so 16 bits, which halves the
+/// supports the PKE keeps on the stack.
+pub(crate) type Pos = u16;
+
 /// Which revision of the official reference implementation a parameter set
 /// reproduces. Both share hashes, formats and sizes; they differ only in how
 /// the XOF stream is consumed while sampling fixed-weight vectors.
@@ -108,6 +113,24 @@ pub const fn karatsuba_scratch(n: usize) -> usize {
 #[must_use]
 pub const fn mul_scratch(n: usize) -> usize {
     n + karatsuba_scratch(n / 2)
+}
+
+/// Scratch words of `gf2x::mul_mod_support` (the small-RAM profile): those
+/// of `mul_mod` plus the `n/2`-word half operand written from the support.
+#[must_use]
+pub const fn mul_scratch_support(n: usize) -> usize {
+    mul_scratch(n) + n / 2
+}
+
+/// Scratch words of the ring product this build uses: [`mul_scratch`], or
+/// [`mul_scratch_support`] with the `small-ram` feature.
+#[must_use]
+pub const fn scratch_words(n: usize) -> usize {
+    if cfg!(feature = "small-ram") {
+        mul_scratch_support(n)
+    } else {
+        mul_scratch(n)
+    }
 }
 
 /// GF(256) multiplication modulo x^8 + x^4 + x^3 + x^2 + 1, for tables built
@@ -212,11 +235,23 @@ pub trait ParameterSet:
     type Poly: Copy + AsRef<[u64]> + AsMut<[u64]>;
     /// The zero ring element.
     const POLY_ZERO: Self::Poly;
-    /// Scratch space of the multiplier ([`mul_scratch`] words: one
-    /// accumulator plus the Karatsuba temporaries).
+    /// Scratch space of the multiplier ([`scratch_words`]: one
+    /// accumulator plus the Karatsuba temporaries, plus a half operand in
+    /// the small-RAM profile).
     type Scratch: AsRef<[u64]> + AsMut<[u64]>;
     /// Zeroed scratch.
     const SCRATCH_ZERO: Self::Scratch;
+    /// A support (list of positions) of the largest weight of the set
+    /// (max of ω, ω_r, ω_e).
+    type Support: Copy + AsRef<[Pos]> + AsMut<[Pos]>;
+    /// The zero support.
+    const SUPPORT_ZERO: Self::Support;
+}
+
+/// The largest of three weights.
+const fn max_weight(a: usize, b: usize, c: usize) -> usize {
+    let m = if a > b { a } else { b };
+    if m > c { m } else { c }
 }
 
 /// Defines one parameter-set marker type and its [`ParameterSet`] impl (its
@@ -234,6 +269,9 @@ macro_rules! parameter_set {
 
         impl sealed::Sealed for $ty {}
 
+        // Positions (`Pos`) are 16-bit.
+        const _: () = assert!($n <= 1 << 16);
+
         impl ParameterSet for $ty {
             const REVISION: Revision = $rev;
             const N: usize = $n;
@@ -246,11 +284,13 @@ macro_rules! parameter_set {
             const K: usize = $k;
             type Poly = [u64; padded_words($n)];
             const POLY_ZERO: Self::Poly = [0; padded_words($n)];
-            type Scratch = [u64; mul_scratch(padded_words($n))];
+            type Scratch = [u64; scratch_words(padded_words($n))];
             // No heap: the multiplier scratch (about 15 KB for HQC-5) lives
             // on the caller's stack.
             #[allow(clippy::large_stack_arrays)]
-            const SCRATCH_ZERO: Self::Scratch = [0; mul_scratch(padded_words($n))];
+            const SCRATCH_ZERO: Self::Scratch = [0; scratch_words(padded_words($n))];
+            type Support = [Pos; max_weight($w, $wr, $we)];
+            const SUPPORT_ZERO: Self::Support = [0; max_weight($w, $wr, $we)];
         }
     };
 }

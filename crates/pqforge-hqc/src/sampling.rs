@@ -24,7 +24,7 @@ use pqforge_core::ctgrind::declassify_val;
 use pqforge_core::keccak::Shake256;
 
 use crate::gf2x::Kernels;
-use crate::params::{MAX_WEIGHT, ParameterSet, Revision};
+use crate::params::{MAX_WEIGHT, ParameterSet, Pos, Revision};
 
 /// Domain byte of the XOF.
 const XOF_DOMAIN: u8 = 0x01;
@@ -107,22 +107,33 @@ fn one_hot(s: u32) -> u64 {
 
 /// `out ^= Σ X^pos` over the positions in `support` (distinct, below
 /// 64·out.len()), touching every word for every position (no
-/// secret-dependent memory index or branch).
-pub(crate) fn xor_support<B: Kernels>(out: &mut [u64], support: &[u32]) {
-    let mut idx = [0u32; MAX_WEIGHT];
-    let mut bit = [0u64; MAX_WEIGHT];
-    let w = support.len();
-    for (k, &pos) in support.iter().enumerate() {
-        idx[k] = pos >> 6;
-        bit[k] = one_hot(pos & 63);
+/// secret-dependent memory index or branch). The small-RAM profile goes
+/// through the positions 16 at a time (192 bytes of indices and bits on
+/// the stack instead of 1.8 KB, one more pass over `out` per 16).
+pub(crate) fn xor_support<B: Kernels>(out: &mut [u64], support: &[Pos]) {
+    const CHUNK: usize = if cfg!(feature = "small-ram") {
+        16
+    } else {
+        MAX_WEIGHT
+    };
+    let mut idx = [0u32; CHUNK];
+    let mut bit = [0u64; CHUNK];
+    for chunk in support.chunks(CHUNK) {
+        let w = chunk.len();
+        for (k, &pos) in chunk.iter().enumerate() {
+            let pos = u32::from(pos);
+            idx[k] = pos >> 6;
+            bit[k] = one_hot(pos & 63);
+        }
+        B::xor_bits(out, &idx[..w], &bit[..w]);
     }
-    B::xor_bits(out, &idx[..w], &bit[..w]);
     zeroize::Zeroize::zeroize(&mut idx);
     zeroize::Zeroize::zeroize(&mut bit);
 }
 
 /// `out = Σ X^pos` over the positions in `support`.
-pub(crate) fn write_support<B: Kernels>(out: &mut [u64], support: &[u32]) {
+#[cfg_attr(feature = "small-ram", allow(dead_code))]
+pub(crate) fn write_support<B: Kernels>(out: &mut [u64], support: &[Pos]) {
     out.fill(0);
     xor_support::<B>(out, support);
 }
@@ -139,7 +150,7 @@ fn barrett<P: ParameterSet>(x: u32) -> u32 {
 
 /// Key-generation sampler (x, y): `support.len()` distinct positions in
 /// `[0, n)`.
-pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(xof: &mut Xof, support: &mut [u32]) {
+pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(xof: &mut Xof, support: &mut [Pos]) {
     let weight = support.len();
     let big_endian = P::REVISION.big_endian_candidates();
     // v5.0.0 refills a 3·ω-byte buffer (padded read, leftovers of the last
@@ -178,9 +189,10 @@ pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(xof: &mut Xof, supp
         let pos = barrett::<P>(cand);
         let mut dup = 0u32;
         for &s in &support[..i] {
-            dup |= ct::eq_mask_u32(s, pos);
+            dup |= ct::eq_mask_u32(u32::from(s), pos);
         }
-        support[i] = pos;
+        // pos < n < 2^16 (checked for every set in `params`).
+        support[i] = pos as Pos;
         // Declassified: whether the candidate is a duplicate (accept bit of
         // the rejection loop); the positions stay secret.
         if declassify_val(black_box(dup)) == 0 {
@@ -192,22 +204,23 @@ pub(crate) fn sample_fixed_weight_rejection<P: ParameterSet>(xof: &mut Xof, supp
 
 /// Encryption sampler (r1, r2, e): `support.len()` distinct positions in
 /// `[0, n)` from exactly `4·support.len()` XOF bytes.
-pub(crate) fn sample_fixed_weight_shift<P: ParameterSet>(xof: &mut Xof, support: &mut [u32]) {
+pub(crate) fn sample_fixed_weight_shift<P: ParameterSet>(xof: &mut Xof, support: &mut [Pos]) {
     let weight = support.len();
     let mut buf = [0u8; 4 * MAX_WEIGHT];
     xof.get_bytes(&mut buf[..4 * weight]);
     for i in 0..weight {
         let r = u32::from_le_bytes([buf[4 * i], buf[4 * i + 1], buf[4 * i + 2], buf[4 * i + 3]]);
-        support[i] = i as u32 + ((u64::from(r) * (P::N - i) as u64) >> 32) as u32;
+        // Below n < 2^16 (checked for every set in `params`).
+        support[i] = (i as u32 + ((u64::from(r) * (P::N - i) as u64) >> 32) as u32) as Pos;
     }
     // Backwards pass: a position equal to a later one becomes i (which no
     // later position can hold, since position j >= j > i).
     for i in (0..weight.saturating_sub(1)).rev() {
         let mut found = 0u32;
         for j in i + 1..weight {
-            found |= ct::eq_mask_u32(support[j], support[i]);
+            found |= ct::eq_mask_u32(u32::from(support[j]), u32::from(support[i]));
         }
-        support[i] ^= found & (support[i] ^ i as u32);
+        support[i] ^= (found & (u32::from(support[i]) ^ i as u32)) as Pos;
     }
     zeroize::Zeroize::zeroize(&mut buf);
 }
@@ -226,7 +239,7 @@ mod tests {
     fn weights_are_exact() {
         for seed in 0..if cfg!(miri) { 1 } else { 20u8 } {
             let mut v = [0u64; 904];
-            let mut sup = [0u32; MAX_WEIGHT];
+            let mut sup = [0 as Pos; MAX_WEIGHT];
             let mut x = Xof::new(&[seed; 32], Revision::NextRelease161cd4f);
             sample_fixed_weight_rejection::<Hqc1>(&mut x, &mut sup[..66]);
             write_support::<Bitwise>(&mut v[..280], &sup[..66]);

@@ -230,10 +230,13 @@ pub(crate) fn build_fitting(o: &Opts, p: Profile) -> Result<Result<PathBuf, Stri
     let target_dir =
         std::env::var_os("PQFORGE_M4_TARGET").map_or_else(|| dir.join("target"), PathBuf::from);
     eprintln!(
-        "m4: building firmware for {} (opt-level {}, features {})",
+        "m4: building firmware for {} (opt-level {}, features {}{})",
         o.machine.name(),
         p.opt_level(),
-        features(o)
+        features(o),
+        o.pqforge_features
+            .iter()
+            .fold(String::new(), |acc, f| acc + ",pqforge/" + f)
     );
     let arena = arena_bytes(o)?;
     let mut c = Command::new(cargo_bin());
@@ -259,6 +262,10 @@ pub(crate) fn build_fitting(o: &Opts, p: Profile) -> Result<Result<PathBuf, Stri
         c.env_remove(v);
     }
     let mut feats = features(o);
+    for f in &o.pqforge_features {
+        feats.push_str(",pqforge/");
+        feats.push_str(f);
+    }
     if o.machine == Machine::Netduinoplus2 {
         feats.push_str(",netduinoplus2");
     }

@@ -43,6 +43,9 @@ options:
   --features LIST  firmware scheme families (cargo features of `pqforge`,
                    from its registry), e.g. hqc,mlkem (default: every family
                    that fits the 256 KB arena: all but mceliece)
+  --pqforge-features LIST
+                   extra cargo features of `pqforge` for the firmware, e.g.
+                   hqc-small-ram (HQC's small-RAM profile)
   --no-s           `all`: skip the opt-level \"s\" build
   --hash           `all`: add the hashing-share column (one more QEMU run per
                    algorithm under the hashshare plugin; needs cc)
@@ -69,6 +72,7 @@ pub(crate) struct Opts {
     pub(crate) records: usize,
     pub(crate) timeout_s: u64,
     pub(crate) features: Option<String>,
+    pub(crate) pqforge_features: Vec<String>,
     pub(crate) with_s: bool,
     pub(crate) with_hash: bool,
     pub(crate) profiles: Vec<fw::Profile>,
@@ -121,6 +125,7 @@ fn parse_args() -> Result<Opts, String> {
         records: 3,
         timeout_s: 900,
         features: None,
+        pqforge_features: Vec::new(),
         with_s: true,
         with_hash: false,
         profiles: vec![fw::Profile::O3, fw::Profile::Os],
@@ -149,6 +154,13 @@ fn parse_args() -> Result<Opts, String> {
             "--records" => o.records = num(val()?)?,
             "--timeout" => o.timeout_s = num(val()?)? as u64,
             "--features" => o.features = Some(val()?),
+            "--pqforge-features" => o.pqforge_features.extend(
+                val()?
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|x| !x.is_empty())
+                    .map(str::to_string),
+            ),
             "--no-s" => o.with_s = false,
             "--hash" => o.with_hash = true,
             "--opt" => {
