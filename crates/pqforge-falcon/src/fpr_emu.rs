@@ -23,7 +23,7 @@ pub struct Fpr(u64);
 /// branches or selects on secret data (seen in the valgrind harness).
 #[inline(always)]
 fn bb(bit: u32) -> u32 {
-    core::hint::black_box(bit)
+    pqforge_core::ct::barrier_u32(bit)
 }
 
 /// Right shift of a 64-bit word by 0..=63 with only 32-bit variable shifts
@@ -360,7 +360,7 @@ impl Mul for Fpr {
         // Bring to 2^54..2^55-1.
         let zv = (zu >> 1) | (zu & 1);
         let w = zu >> 55;
-        zu ^= (zu ^ zv) & core::hint::black_box(w).wrapping_neg();
+        zu ^= (zu ^ zv) & u64::from(bb(w as u32)).wrapping_neg();
         let ex = ((x >> 52) & 0x7FF) as i32;
         let ey = ((y >> 52) & 0x7FF) as i32;
         let e = ex + ey - 2100 + w as i32;

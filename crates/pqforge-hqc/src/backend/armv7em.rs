@@ -121,21 +121,17 @@ pub(super) fn clmul32(a: u32, b: u32) -> u64 {
 
 /// `Kernels::xor_bits` for the Cortex-M4: `out[idx[k]] ^= bit[k]`,
 /// touching every word for every k, as `gf2x::xor_bits_portable` but on
-/// 32-bit halves, and with the hit mask kept from becoming a branch by an
-/// empty `asm!` on a register (the portable code's `black_box` goes
-/// through the stack: a store and a load per position and word).
+/// 32-bit halves, and with the hit mask kept from becoming a branch by
+/// `pqforge_core::ct::barrier_u32` (an empty `asm!` on a register; the
+/// portable code's `black_box` goes through the stack: a store and a load
+/// per position and word).
 pub(super) fn xor_bits(out: &mut [u64], idx: &[u32], bit: &[u64]) {
     for (wi, o) in out.iter_mut().enumerate() {
         let (mut lo, mut hi) = (0u32, 0u32);
         for (&ix, &b) in idx.iter().zip(bit) {
             let d = ix ^ wi as u32;
-            // 1 iff d != 0.
-            let mut nz = (d | d.wrapping_neg()) >> 31;
-            // SAFETY: an empty instruction sequence on one register: LLVM
-            // no longer knows nz is 0 or 1, so it cannot branch on it.
-            unsafe {
-                core::arch::asm!("/* {0} */", inout(reg) nz, options(pure, nomem, nostack, preserves_flags));
-            }
+            // 1 iff d != 0, hidden from LLVM so that it cannot branch on it.
+            let nz = pqforge_core::ct::barrier_u32((d | d.wrapping_neg()) >> 31);
             // All ones iff d == 0.
             let hit = nz.wrapping_sub(1);
             lo |= (b as u32) & hit;
