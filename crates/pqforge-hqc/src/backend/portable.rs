@@ -100,11 +100,15 @@ pub(crate) fn clmul64(a: u64, b: u64) -> u128 {
 }
 
 // Only the 32-bit `schoolbook8` and the tests use it on 64-bit targets.
+// The Rust `clmul32`; 32-bit Arm has the assembly one.
+#[cfg(not(target_arch = "arm"))]
 #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
 /// Bits at positions ≡ i (mod 4) of a 32-bit word.
 const HOLES32: [u32; 4] = [0x1111_1111, 0x2222_2222, 0x4444_4444, 0x8888_8888];
 
 // Only the 32-bit `schoolbook8` and the tests use it on 64-bit targets.
+// The Rust `clmul32`; 32-bit Arm has the assembly one.
+#[cfg(not(target_arch = "arm"))]
 #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
 /// Bits at positions ≡ i (mod 4) of a 64-bit word.
 const HOLES64_4: [u64; 4] = [
