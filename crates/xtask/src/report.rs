@@ -92,6 +92,21 @@ fn hash_pct(r: &AlgResult, op: &str) -> Option<f64> {
     r.hash_pct.iter().find(|(o, _)| o == op).map(|(_, p)| *p)
 }
 
+/// The peak stack of `op`.
+fn stack_of(r: &AlgResult, op: &str) -> Option<u64> {
+    r.stack.iter().find(|(o, _)| o == op).map(|(_, b)| *b)
+}
+
+/// One `benchmarks.md` row: `| label | imp | cell(op) ... |` over the
+/// three operations of `r`.
+fn op_row(m: &mut String, label: &str, imp: &str, r: &AlgResult, cell: impl Fn(&str) -> String) {
+    let _ = write!(m, "| {label} | {imp} |");
+    for op in r.ops() {
+        let _ = write!(m, " {} |", cell(op));
+    }
+    m.push('\n');
+}
+
 fn find<'a>(v: &'a [OpSpeed], op: &str) -> Option<&'a OpSpeed> {
     v.iter().find(|s| s.op == op)
 }
@@ -135,7 +150,7 @@ impl Report {
             for op in r.ops() {
                 let sp = find(&r.speed, op);
                 let sps = find(&r.speed_s, op);
-                let stack = r.stack.iter().find(|(o, _)| o == op).map(|(_, b)| *b);
+                let stack = stack_of(r, op);
                 rows.push(format!(
                     concat!(
                         "{{\"alg\": {}, \"kind\": {}, \"family\": {}, \"op\": {}, ",
@@ -243,11 +258,7 @@ impl Report {
             for (i, op) in r.ops().into_iter().enumerate() {
                 let sp = find(&r.speed, op);
                 let cell = |f: fn(&OpSpeed) -> u64| sp.map_or("–".into(), |s| thousands(f(s)));
-                let stack = r
-                    .stack
-                    .iter()
-                    .find(|(o, _)| o == op)
-                    .map_or("–".into(), |(_, b)| thousands(*b));
+                let stack = stack_of(r, op).map_or("–".into(), thousands);
                 let first = i == 0;
                 let _ = write!(
                     m,
@@ -452,26 +463,10 @@ impl Report {
         for (kind, title, cols) in &kinds {
             head(&mut m, title, "instructions", cols);
             for r in self.results.iter().filter(|r| r.alg.kind == *kind) {
-                let runs = r.speed.first().map_or(0, |s| s.runs);
-                let ops = r.ops();
-                let _ = writeln!(
-                    m,
-                    "| {} ({runs} executions) | rust-o3 | {} | {} | {} |",
-                    r.alg.name,
-                    speed(&r.speed, ops[0]),
-                    speed(&r.speed, ops[1]),
-                    speed(&r.speed, ops[2])
-                );
-                if !r.speed_s.is_empty() {
-                    let runs = r.speed_s.first().map_or(0, |s| s.runs);
-                    let _ = writeln!(
-                        m,
-                        "| {} ({runs} executions) | rust-os | {} | {} | {} |",
-                        r.alg.name,
-                        speed(&r.speed_s, ops[0]),
-                        speed(&r.speed_s, ops[1]),
-                        speed(&r.speed_s, ops[2])
-                    );
+                for (imp, v) in [("rust-o3", &r.speed), ("rust-os", &r.speed_s)] {
+                    let Some(first) = v.first() else { continue };
+                    let label = format!("{} ({} executions)", r.alg.name, first.runs);
+                    op_row(&mut m, &label, imp, r, |op| speed(v, op));
                 }
             }
         }
@@ -479,21 +474,9 @@ impl Report {
         for (kind, title, cols) in &kinds {
             head(&mut m, title, "bytes", cols);
             for r in self.results.iter().filter(|r| r.alg.kind == *kind) {
-                let st = |op: &str| {
-                    r.stack
-                        .iter()
-                        .find(|(o, _)| o == op)
-                        .map_or("–".into(), |(_, b)| thousands(*b))
-                };
-                let ops = r.ops();
-                let _ = writeln!(
-                    m,
-                    "| {} | rust-o3 | {} | {} | {} |",
-                    r.alg.name,
-                    st(ops[0]),
-                    st(ops[1]),
-                    st(ops[2])
-                );
+                op_row(&mut m, &r.alg.name, "rust-o3", r, |op| {
+                    stack_of(r, op).map_or("–".into(), thousands)
+                });
             }
         }
         if self.results.iter().any(|r| !r.hash_pct.is_empty()) {
@@ -505,16 +488,9 @@ impl Report {
             for (kind, title, cols) in &kinds {
                 head(&mut m, title, "%", cols);
                 for r in self.results.iter().filter(|r| r.alg.kind == *kind) {
-                    let ops = r.ops();
-                    let h = |op: &str| hash_pct(r, op).map_or("–".into(), |p| format!("{p:.1}%"));
-                    let _ = writeln!(
-                        m,
-                        "| {} | rust-o3 | {} | {} | {} |",
-                        r.alg.name,
-                        h(ops[0]),
-                        h(ops[1]),
-                        h(ops[2])
-                    );
+                    op_row(&mut m, &r.alg.name, "rust-o3", r, |op| {
+                        hash_pct(r, op).map_or("–".into(), |p| format!("{p:.1}%"))
+                    });
                 }
             }
         }
