@@ -36,11 +36,14 @@ pub(crate) fn xor_bits_portable(out: &mut [u64], idx: &[u32], bit: &[u64]) {
     for (wi, o) in out.iter_mut().enumerate() {
         let mut acc = 0u64;
         for (&ix, &b) in idx.iter().zip(bit) {
-            let d = u64::from(ix ^ wi as u32);
-            // All-ones iff d == 0; black_box keeps LLVM from turning the
-            // mask back into a compare-and-branch (it does otherwise).
-            let hit = core::hint::black_box(((d | d.wrapping_neg()) >> 63).wrapping_sub(1));
-            acc |= b & hit;
+            let d = ix ^ wi as u32;
+            // 1 iff d != 0, hidden from LLVM, which turns the mask back into
+            // a compare-and-branch otherwise (`barrier_u32`: a register
+            // barrier on the Cortex-M4, where `black_box` goes through the
+            // stack).
+            let nz = ct::barrier_u32((d | d.wrapping_neg()) >> 31);
+            // All-ones iff d == 0.
+            acc |= b & u64::from(nz).wrapping_sub(1);
         }
         *o ^= acc;
     }
@@ -255,8 +258,10 @@ fn mask64(m: u32) -> u64 {
     u64::from(m) | (u64::from(m) << 32)
 }
 
-/// `1 << s` for a secret `s < 64` from shifts by public amounts.
-fn one_hot64(s: u32) -> u64 {
+/// `1 << s` for a secret `s < 64`, built from shifts by public amounts
+/// (variable shift counts are avoided: memcheck-based checkers flag them,
+/// and some cores run them in data-dependent time).
+pub(crate) fn one_hot64(s: u32) -> u64 {
     let mut v = 1u64;
     for b in 0..6 {
         let m = mask64(ct::nonzero_mask_u32((s >> b) & 1));

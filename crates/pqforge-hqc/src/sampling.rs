@@ -23,7 +23,7 @@ use pqforge_core::ct;
 use pqforge_core::ctgrind::declassify_val;
 use pqforge_core::keccak::Shake256;
 
-use crate::gf2x::Kernels;
+use crate::gf2x::{Kernels, one_hot64};
 use crate::params::{MAX_WEIGHT, ParameterSet, Pos, Revision};
 
 /// Domain byte of the XOF.
@@ -92,19 +92,6 @@ pub(crate) fn sample_uniform<P: ParameterSet>(xof: &mut Xof, out: &mut [u64]) {
     }
 }
 
-/// `1 << s` for a secret `s < 64`, built from shifts by public amounts
-/// (variable shift counts are avoided: memcheck-based checkers flag them,
-/// and some cores run them in data-dependent time).
-#[inline]
-fn one_hot(s: u32) -> u64 {
-    let mut v = 1u64;
-    for b in 0..6 {
-        let m = black_box(u64::from((s >> b) & 1).wrapping_neg());
-        v ^= (v ^ (v << (1u32 << b))) & m;
-    }
-    v
-}
-
 /// `out ^= Σ X^pos` over the positions in `support` (distinct, below
 /// 64·out.len()), touching every word for every position (no
 /// secret-dependent memory index or branch). The small-RAM profile goes
@@ -123,7 +110,7 @@ pub(crate) fn xor_support<B: Kernels>(out: &mut [u64], support: &[Pos]) {
         for (k, &pos) in chunk.iter().enumerate() {
             let pos = u32::from(pos);
             idx[k] = pos >> 6;
-            bit[k] = one_hot(pos & 63);
+            bit[k] = one_hot64(pos & 63);
         }
         B::xor_bits(out, &idx[..w], &bit[..w]);
     }
@@ -260,7 +247,7 @@ mod tests {
     #[test]
     fn one_hot_is_shift() {
         for s in 0..64 {
-            assert_eq!(one_hot(s), 1u64 << s);
+            assert_eq!(one_hot64(s), 1u64 << s);
         }
     }
 

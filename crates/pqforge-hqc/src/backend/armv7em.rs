@@ -1,7 +1,5 @@
 //! Armv7E-M (Cortex-M4) kernels of the portable backend: the 32 x 32 ->
-//! 64-bit carry-less product in assembly, and the support scatter
-//! (`Kernels::xor_bits`) on 32-bit halves with a register-only value
-//! barrier. The Karatsuba recursion around
+//! 64-bit carry-less product in assembly. The Karatsuba recursion around
 //! it stays in `portable.rs`; its tests (against a bit-by-bit reference)
 //! run on the board through the KAT transcripts of `cargo xtask m4`, and
 //! the same algorithm in Rust is tested on every host.
@@ -117,26 +115,4 @@ pub(super) fn clmul32(a: u32, b: u32) -> u64 {
         );
     }
     (u64::from(hi) << 32) | u64::from(lo)
-}
-
-/// `Kernels::xor_bits` for the Cortex-M4: `out[idx[k]] ^= bit[k]`,
-/// touching every word for every k, as `gf2x::xor_bits_portable` but on
-/// 32-bit halves, and with the hit mask kept from becoming a branch by
-/// `pqforge_core::ct::barrier_u32` (an empty `asm!` on a register; the
-/// portable code's `black_box` goes through the stack: a store and a load
-/// per position and word).
-pub(super) fn xor_bits(out: &mut [u64], idx: &[u32], bit: &[u64]) {
-    for (wi, o) in out.iter_mut().enumerate() {
-        let (mut lo, mut hi) = (0u32, 0u32);
-        for (&ix, &b) in idx.iter().zip(bit) {
-            let d = ix ^ wi as u32;
-            // 1 iff d != 0, hidden from LLVM so that it cannot branch on it.
-            let nz = pqforge_core::ct::barrier_u32((d | d.wrapping_neg()) >> 31);
-            // All ones iff d == 0.
-            let hit = nz.wrapping_sub(1);
-            lo |= (b as u32) & hit;
-            hi |= ((b >> 32) as u32) & hit;
-        }
-        *o ^= (u64::from(hi) << 32) | u64::from(lo);
-    }
 }

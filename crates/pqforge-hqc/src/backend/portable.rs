@@ -20,11 +20,6 @@ impl Kernels for Portable {
     fn mul_wide(r: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
         karatsuba(r, a, b, scratch);
     }
-
-    #[cfg(target_arch = "arm")]
-    fn xor_bits(out: &mut [u64], idx: &[u32], bit: &[u64]) {
-        super::armv7em::xor_bits(out, idx, bit);
-    }
 }
 
 impl Backend for Portable {}
