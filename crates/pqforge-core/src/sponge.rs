@@ -148,6 +148,28 @@ impl<const RATE: usize> Sponge<RATE> {
         }
     }
 
+    /// The output stream from the next block on, as little-endian 64-bit
+    /// lanes (endless; the state is permuted after every `RATE / 8`
+    /// lanes): for consumers that work on words (noise sampling), with no
+    /// byte buffer. A later [`Self::squeeze_block`] starts a new block.
+    ///
+    /// ```
+    /// use pqforge_core::sponge::Shake256;
+    /// let mut a = [0u8; 200];
+    /// pqforge_core::keccak::shake256(b"abc", &mut a);
+    /// let mut x = Shake256::absorb(&[b"abc"], 0x1F);
+    /// for (l, w) in x.lanes().zip(a.chunks_exact(8)) {
+    ///     assert_eq!(l.to_le_bytes(), w);
+    /// }
+    /// ```
+    pub fn lanes(&mut self) -> Lanes<'_, RATE> {
+        if self.used {
+            permute(&mut self.s);
+        }
+        self.used = true;
+        Lanes { s: self, i: 0 }
+    }
+
     /// Squeezes whole blocks (`out.len()` a multiple of `RATE`) or one
     /// final partial block.
     pub fn squeeze(&mut self, out: &mut [u8]) {
@@ -157,6 +179,27 @@ impl<const RATE: usize> Sponge<RATE> {
             self.squeeze_block(&mut out[off..off + n]);
             off += n;
         }
+    }
+}
+
+/// The output lanes of a [`Sponge`] (see [`Sponge::lanes`]).
+pub struct Lanes<'a, const RATE: usize> {
+    s: &'a mut Sponge<RATE>,
+    i: usize,
+}
+
+impl<const RATE: usize> Iterator for Lanes<'_, RATE> {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        if self.i == RATE / 8 {
+            permute(&mut self.s.s);
+            self.i = 0;
+        }
+        let v = lane(&self.s.s, self.i);
+        self.i += 1;
+        Some(v)
     }
 }
 

@@ -48,7 +48,10 @@ impl DecapsHashes<'_> {
         [self.z, self.c]
     }
 
-    /// G into `g` and J into `kbar`, one after the other.
+    /// G into `g` and J into `kbar`, one after the other. Own frame: the
+    /// sponge states are not kept on decapsulation's stack during the
+    /// re-encryption.
+    #[inline(never)]
     pub(crate) fn run(&self, g: &mut [u8; 64], kbar: &mut [u8; 32]) {
         *g = self::g(&self.g_input());
         *kbar = j(&self.j_input());

@@ -159,7 +159,7 @@ pub(crate) fn invntt_tomont(p: &mut Poly) {
 
 /// The modulus `X^2 - zeta` of coefficient pair `p` (Montgomery form):
 /// pairs `2i` and `2i + 1` use `ZETAS[64 + i]` and its negative.
-const PAIR_ZETAS: [i16; N / 2] = {
+pub(crate) const PAIR_ZETAS: [i16; N / 2] = {
     let mut z = [0i16; N / 2];
     let mut p = 0;
     while p < N / 2 {

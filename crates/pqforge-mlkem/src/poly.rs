@@ -77,10 +77,15 @@ pub(crate) fn barrett_reduce(a: i16) -> i16 {
     a.wrapping_sub(t.wrapping_mul(Q))
 }
 
-/// `(-q, q)` to canonical `[0, q)`: adds q when negative (sign mask, no branch).
+/// `(-q, q)` to canonical `[0, q)`: adds q when negative (sign mask, no
+/// branch). The mask goes through a value barrier on 32-bit Arm, where
+/// LLVM otherwise emits `cmp` + a predicated `addmi` on the secret sign:
+/// one cycle either way on the Cortex-M4, but not the plain arithmetic
+/// this code promises.
 #[inline(always)]
 pub(crate) fn to_canonical(a: i16) -> u16 {
-    (a + ((a >> 15) & Q)) as u16
+    let mask = pqforge_core::ct::barrier_u32(i32::from(a >> 15) as u32) as i16;
+    (a + (mask & Q)) as u16
 }
 
 /// floor(n / q) for 0 <= n < 2^23 by multiply-shift (exhaustively tested).

@@ -194,6 +194,55 @@ pub(crate) fn cbd_each(buf: &[u8], eta: usize, mut f: impl FnMut(usize, i16)) {
     }
 }
 
+/// [`cbd_each`] on the PRF output as little-endian 64-bit lanes (`8 eta`
+/// of them are read): no byte buffer. Branch-free.
+#[inline(always)]
+pub(crate) fn cbd_lanes(
+    lanes: &mut impl Iterator<Item = u64>,
+    eta: usize,
+    mut f: impl FnMut(usize, i16),
+) {
+    let mut next = || lanes.next().unwrap_or(0);
+    if eta == 3 {
+        // Three lanes = eight 3-byte groups of four coefficients each.
+        for i in 0..8 {
+            let (l0, l1, l2) = (next(), next(), next());
+            let groups = [
+                l0,
+                l0 >> 24,
+                (l0 >> 48) | (l1 << 16),
+                l1 >> 8,
+                l1 >> 32,
+                (l1 >> 56) | (l2 << 8),
+                l2 >> 16,
+                l2 >> 40,
+            ];
+            for (g, t) in groups.into_iter().enumerate() {
+                let t = t as u32 & 0x00FF_FFFF;
+                let d = (t & 0x0024_9249) + ((t >> 1) & 0x0024_9249) + ((t >> 2) & 0x0024_9249);
+                for j in 0..4 {
+                    let a = ((d >> (6 * j)) & 7) as i16;
+                    let b = ((d >> (6 * j + 3)) & 7) as i16;
+                    f(32 * i + 4 * g + j, a - b);
+                }
+            }
+        }
+    } else {
+        // One lane = two 4-byte words of eight coefficients each.
+        for i in 0..16 {
+            let l = next();
+            for (h, t) in [l as u32, (l >> 32) as u32].into_iter().enumerate() {
+                let d = (t & 0x5555_5555) + ((t >> 1) & 0x5555_5555);
+                for j in 0..8 {
+                    let a = ((d >> (4 * j)) & 3) as i16;
+                    let b = ((d >> (4 * j + 2)) & 3) as i16;
+                    f(16 * i + 8 * h + j, a - b);
+                }
+            }
+        }
+    }
+}
+
 /// `p = SamplePolyCBD_eta(buf)` (Algorithm 8), from `64 eta` bytes.
 #[inline(always)] // into the AVX2 callers: compiled for AVX2 there
 pub(crate) fn cbd(p: &mut Poly, buf: &[u8], eta: usize) {
@@ -257,6 +306,28 @@ pub(crate) fn sample_cbd_many<B: Backend>(
 mod tests {
     use super::*;
     use crate::backend::Portable;
+
+    #[test]
+    fn cbd_lanes_matches_cbd_each() {
+        let mut rng = pqforge_core::testing::TestRng::new(3);
+        for _ in 0..50 {
+            let mut buf = [0u8; 192];
+            for b in &mut buf {
+                *b = rng.next_u32() as u8;
+            }
+            for eta in [2, 3] {
+                let (mut want, mut got) = ([0i16; 256], [0i16; 256]);
+                cbd_each(&buf, eta, |i, v| want[i] = v);
+                let mut lanes = buf
+                    .chunks_exact(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
+                cbd_lanes(&mut lanes, eta, |i, v| got[i] = v);
+                assert_eq!(got, want, "eta {eta}");
+                // Exactly 8 eta lanes read.
+                assert_eq!(lanes.count(), 24 - 8 * eta);
+            }
+        }
+    }
 
     #[test]
     fn rej_uniform_parses_12_bit_pairs_and_rejects() {

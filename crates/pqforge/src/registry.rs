@@ -278,3 +278,37 @@ mod tests {
         assert!(e.to_string().contains("...\""), "{e}");
     }
 }
+
+/// Compares the accelerated kernels of `family` (those of the backend this
+/// build and CPU run: AVX2 on x86_64, the DSP kernels on the Cortex-M4)
+/// with its portable kernels on `rounds` rounds of deterministic random
+/// inputs; the functional test of [`crate::transcript`] runs it first.
+/// Families without such a check, or builds without an accelerated
+/// backend, pass.
+///
+/// # Errors
+/// The backend's name of the first kernel that differs.
+pub(crate) fn check_kernels(family: &str, rounds: usize) -> Result<(), &'static str> {
+    // SplitMix64: inputs independent of the test's random generator.
+    let mut state = 0x7171_7fcc_e0d1_a3b5_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let _ = &mut next; // unused in builds without such a family
+    for _ in 0..rounds {
+        match family {
+            #[cfg(feature = "mlkem")]
+            "ML-KEM" => {
+                if !pqforge_mlkem::backend::check_kernels(&mut next)? {
+                    return Ok(());
+                }
+            }
+            _ => return Ok(()),
+        }
+    }
+    Ok(())
+}

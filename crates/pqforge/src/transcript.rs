@@ -53,6 +53,12 @@ pub enum Failure {
         /// The error.
         err: Error,
     },
+    /// An accelerated kernel of the scheme's family (the backend this
+    /// build and CPU run) differs from the portable one on random inputs.
+    Kernel {
+        /// The backend's name for the kernel (`"ntt"`, ...).
+        name: &'static str,
+    },
     /// An operation succeeded with a wrong result.
     Check {
         /// What went wrong.
@@ -69,6 +75,9 @@ impl fmt::Display for Failure {
                 write!(f, "scratch buffer has {got} bytes, needs {needed}")
             }
             Failure::Op { op, round, err } => write!(f, "round {round}: {op}: {err}"),
+            Failure::Kernel { name } => {
+                write!(f, "kernel `{name}` differs from the portable one")
+            }
             Failure::Check { what, round } => write!(f, "round {round}: {what}"),
         }
     }
@@ -303,6 +312,7 @@ pub fn functional_test_until(
         sk: buf.take(info.sk_bytes),
     };
     let rest = buf.0;
+    crate::registry::check_kernels(info.family, 8).map_err(|name| Failure::Kernel { name })?;
     other.generate(scheme, rng, 0)?;
     let mut round = 0;
     while round < rounds.max(1) {

@@ -4,6 +4,9 @@
 //! * `Portable` (`portable.rs`): plain Rust, every target; runs the
 //!   streamed K-PKE (`crate::pke::Streamed`: the matrix never stored, about
 //!   3 KB of stack on a Cortex-M4). The reference.
+//! * `Armv7em` (`armv7em.rs`, 32-bit Arm with the DSP extension: the
+//!   Cortex-M4): NTT, inverse NTT and reductions on two coefficients per
+//!   register with the DSP instructions; the streamed K-PKE.
 //! * `Avx2` (`avx2/`, x86_64): NTT, inverse NTT, base multiplication,
 //!   reductions, compression, encoding and SampleNTT's rejection step in
 //!   256-bit intrinsics; runs the stored K-PKE (`crate::pke::Stored`) with
@@ -17,6 +20,9 @@
 mod portable;
 
 pub(crate) use portable::Portable;
+
+#[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+mod armv7em;
 
 pqforge_core::x86_simd! {
     mod avx2;
@@ -48,6 +54,13 @@ pub(crate) trait Backend: Sized {
     /// `r = sum a_i o b_i * 2^-16`, reduced. One factor of each product
     /// reduced, the other in `[0, 4096)` (or both reduced).
     fn basemul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]);
+    /// `acc[o], acc[o+1] += (a0 + a1 X)(b0 + b1 X) * 2^-16 mod (X^2 -
+    /// zeta_o)` for even `o`, unreduced: the streamed K-PKE's step (bounds
+    /// as [`crate::ntt::basemul_pair`], whose result it must equal).
+    #[inline(always)]
+    fn basemul_pair(acc: &mut Poly, o: usize, a: (i32, i32), b: (i32, i32)) {
+        crate::ntt::basemul_pair(acc, o, a, b);
+    }
     /// Multiplies by 2^16 (Montgomery form); out: |c| < q.
     fn tomont(p: &mut Poly) {
         poly::tomont(p);
@@ -135,6 +148,9 @@ pub(crate) fn run<O: Op>(op: O) -> O::Out {
             return avx2::run(t, op);
         }
     }}
+    #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+    return op.run::<<armv7em::Armv7em as Backend>::Pke>();
+    #[allow(unreachable_code)]
     op.run::<<Portable as Backend>::Pke>()
 }
 
@@ -199,6 +215,9 @@ pub fn backend_name() -> &'static str {
             return "avx2";
         }
     }}
+    if cfg!(all(target_arch = "arm", target_feature = "dsp")) {
+        return "armv7em";
+    }
     "portable"
 }
 
@@ -265,9 +284,10 @@ impl Op for Modulus<'_> {
     }
 }
 
-/// Compares every AVX2 kernel with the portable one on one round of random
-/// inputs (`tests/backends.rs`; not part of the API). `Ok(false)` when this
-/// build or CPU has no AVX2 (nothing compared).
+/// Compares every AVX2 kernel (or, on 32-bit Arm with DSP, every Armv7E-M
+/// kernel) with the portable one on one round of random inputs
+/// (`tests/backends.rs` and the Cortex-M4 firmware; not part of the API).
+/// `Ok(false)` when this build or CPU has neither (nothing compared).
 ///
 /// # Errors
 /// The name of the first kernel whose outputs differ.
@@ -278,8 +298,13 @@ pub fn check_kernels(next: &mut dyn FnMut() -> u64) -> Result<bool, &'static str
             return avx2::check(t, next).map(|()| true);
         }
     }}
-    let _ = next;
-    Ok(false)
+    #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+    return armv7em::check(next).map(|()| true);
+    #[allow(unreachable_code)]
+    {
+        let _ = next;
+        Ok(false)
+    }
 }
 
 /// Every kernels x K-PKE pairing the crate has, whatever the CPU picks

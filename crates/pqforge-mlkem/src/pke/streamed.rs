@@ -26,10 +26,10 @@ use zeroize::Zeroize;
 use super::{Pke, Sink};
 use crate::backend::Backend;
 use crate::hash::{Shake128, Shake256};
-use crate::ntt::{NttPairs, basemul_add, basemul_pair};
+use crate::ntt::NttPairs;
 use crate::params::ParameterSet;
 use crate::poly::{self, MONT_SQ, N, POLY_BYTES, Poly, barrett_reduce, fqmul, to_canonical};
-use crate::sample::{cbd_each, rej_each};
+use crate::sample::{cbd_lanes, rej_each};
 use pqforge_core::ct::wipe;
 
 /// K-PKE with the matrix streamed, on the kernels `B`.
@@ -40,7 +40,7 @@ const XOF_BLOCK: usize = 168;
 
 /// `acc += SampleNTT(rho || x || y) o b`: the matrix entry is consumed as
 /// it is sampled and never stored.
-fn matacc(acc: &mut Poly, rho: &[u8; 32], x: u8, y: u8, b: &[u8; POLY_BYTES]) {
+fn matacc<B: Backend>(acc: &mut Poly, rho: &[u8; 32], x: u8, y: u8, b: &[u8; POLY_BYTES]) {
     let mut xof = Shake128::absorb(&[rho, &[x, y]], 0x1F);
     let mut blk = [0u8; XOF_BLOCK];
     let mut ctr = 0usize;
@@ -52,9 +52,21 @@ fn matacc(acc: &mut Poly, rho: &[u8; 32], x: u8, y: u8, b: &[u8; POLY_BYTES]) {
             if i & 1 == 0 {
                 a0 = i32::from(d);
             } else {
-                basemul_pair(acc, i - 1, (a0, i32::from(d)), b.pair(i >> 1));
+                B::basemul_pair(acc, i - 1, (a0, i32::from(d)), b.pair(i >> 1));
             }
         });
+    }
+}
+
+/// `acc += a o b * 2^-16` (Algorithm 11), unreduced, pair by pair through
+/// the kernels' `basemul_pair`.
+fn basemul_add<B: Backend, X: NttPairs + ?Sized, Y: NttPairs + ?Sized>(
+    acc: &mut Poly,
+    a: &X,
+    b: &Y,
+) {
+    for p in 0..N / 2 {
+        B::basemul_pair(acc, 2 * p, a.pair(p), b.pair(p));
     }
 }
 
@@ -70,13 +82,13 @@ fn slot_mut(v: &mut [u8], i: usize) -> &mut [u8] {
 }
 
 /// `p += SamplePolyCBD_eta(PRF_eta(sigma, nonce))` (FIPS 203 eq. 4.3,
-/// Algorithm 8), straight from the PRF output; branch-free.
+/// Algorithm 8), straight from the PRF's output lanes (no byte buffer:
+/// the sponge is wiped on drop); branch-free.
 fn add_noise(p: &mut Poly, sigma: &[u8; 32], nonce: u8, eta: usize) {
-    let mut buf = [0u8; 192];
     let mut prf = Shake256::absorb(&[sigma, &[nonce]], 0x1F);
-    prf.squeeze(&mut buf[..64 * eta]);
-    cbd_each(&buf, eta, |i, v| p.c[i] = p.c[i].wrapping_add(v));
-    wipe(&mut buf);
+    cbd_lanes(&mut prf.lanes(), eta, |i, v| {
+        p.c[i] = p.c[i].wrapping_add(v);
+    });
 }
 
 /// Noise polynomial in the NTT domain, packed (canonical) into `out`.
@@ -132,7 +144,7 @@ impl<B: Backend> Pke for Streamed<B> {
             // t_i = sum_j A[i][j] o s_j + e_i, A[i][j] = SampleNTT(rho || j || i).
             acc.zeroize();
             for j in 0..k {
-                matacc(&mut acc, rho, j as u8, i as u8, slot(s_out, j));
+                matacc::<B>(&mut acc, rho, j as u8, i as u8, slot(s_out, j));
             }
             e.zeroize();
             add_noise(&mut e, sigma, (k + i) as u8, P::ETA1);
@@ -165,7 +177,7 @@ impl<B: Backend> Pke for Streamed<B> {
         for i in 0..k {
             acc.zeroize();
             for j in 0..k {
-                matacc(&mut acc, &rho, i as u8, j as u8, slot(rh, j));
+                matacc::<B>(&mut acc, &rho, i as u8, j as u8, slot(rh, j));
             }
             B::invntt_tomont(&mut acc);
             add_noise(&mut acc, r, (k + i) as u8, P::ETA2);
@@ -179,7 +191,7 @@ impl<B: Backend> Pke for Streamed<B> {
         // v = NTT^-1(t-hat^T o r-hat) + e2 + Decompress_1(m).
         acc.zeroize();
         for j in 0..k {
-            basemul_add(&mut acc, slot(ek, j), slot(rh, j));
+            basemul_add::<B, _, _>(&mut acc, slot(ek, j), slot(rh, j));
         }
         B::invntt_tomont(&mut acc);
         add_noise(&mut acc, r, (2 * k) as u8, P::ETA2);
@@ -209,7 +221,7 @@ impl<B: Backend> Pke for Streamed<B> {
                 B::decompress::<11>(ci, &mut u);
             }
             B::ntt(&mut u);
-            basemul_add(&mut w, slot(dk_pke, i), &u);
+            basemul_add::<B, _, _>(&mut w, slot(dk_pke, i), &u);
         }
         B::invntt_tomont(&mut w);
         let c2 = &c[du_bytes * k..];
