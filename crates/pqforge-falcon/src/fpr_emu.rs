@@ -309,49 +309,60 @@ impl Fpr {
 
 impl Add for Fpr {
     type Output = Fpr;
+    #[inline]
     fn add(self, y: Fpr) -> Fpr {
-        let (mut x, mut y) = (self.0, y.0);
-        // Put the larger magnitude in x; on equal magnitudes, x takes the
-        // positive operand so that x + (-x) = +0.
-        let mask = (1u64 << 63) - 1;
-        let za = (x & mask).wrapping_sub(y & mask);
-        let cs = ((za >> 63) as u32)
-            | ((1u32.wrapping_sub((za.wrapping_neg() >> 63) as u32)) & ((x >> 63) as u32));
-        let sw = (x ^ y) & u64::from(bb(cs)).wrapping_neg();
-        x ^= sw;
-        y ^= sw;
-
-        // Mantissas scaled to 2^55..2^56-1 (0 for a zero operand).
-        let mut ex = (x >> 52) as i32;
-        let sx = (ex >> 11) as u32;
-        ex &= 0x7FF;
-        let m = u64::from(((ex + 0x7FF) >> 11) as u32) << 52;
-        let mut xu = ((x & ((1u64 << 52) - 1)) | m) << 3;
-        ex -= 1078;
-        let mut ey = (y >> 52) as i32;
-        let sy = (ey >> 11) as u32;
-        ey &= 0x7FF;
-        let m = u64::from(((ey + 0x7FF) >> 11) as u32) << 52;
-        let mut yu = ((y & ((1u64 << 52) - 1)) | m) << 3;
-        ey -= 1078;
-
-        // Align y (sticky), clamp shifts of 60 or more to zero.
-        let mut cc = ex - ey;
-        yu &= u64::from(bb(((cc - 60) as u32) >> 31)).wrapping_neg();
-        cc &= 63;
-        let m = ulsh(1, cc as u32).wrapping_sub(1);
-        yu |= (yu & m).wrapping_add(m);
-        yu = ursh(yu, cc as u32);
-
-        // Add or subtract the mantissas.
-        xu = xu.wrapping_add(yu.wrapping_sub((yu << 1) & u64::from(sx ^ sy).wrapping_neg()));
-
-        norm64(&mut xu, &mut ex);
-        xu |= u64::from(((xu as u32) & 0x1FF).wrapping_add(0x1FF));
-        xu >>= 9;
-        ex += 9;
-        make(sx, ex, xu)
+        #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+        return Fpr(crate::fpr_armv7em::add(self.0, y.0));
+        #[allow(unreachable_code)]
+        Fpr(add_soft(self.0, y.0))
     }
+}
+
+/// Binary64 addition in Rust (what every target but the Cortex-M4 runs,
+/// and what its assembly is checked against).
+#[cfg_attr(all(target_arch = "arm", target_feature = "dsp"), allow(dead_code))]
+pub(crate) fn add_soft(x: u64, y: u64) -> u64 {
+    let (mut x, mut y) = (x, y);
+    // Put the larger magnitude in x; on equal magnitudes, x takes the
+    // positive operand so that x + (-x) = +0.
+    let mask = (1u64 << 63) - 1;
+    let za = (x & mask).wrapping_sub(y & mask);
+    let cs = ((za >> 63) as u32)
+        | ((1u32.wrapping_sub((za.wrapping_neg() >> 63) as u32)) & ((x >> 63) as u32));
+    let sw = (x ^ y) & u64::from(bb(cs)).wrapping_neg();
+    x ^= sw;
+    y ^= sw;
+
+    // Mantissas scaled to 2^55..2^56-1 (0 for a zero operand).
+    let mut ex = (x >> 52) as i32;
+    let sx = (ex >> 11) as u32;
+    ex &= 0x7FF;
+    let m = u64::from(((ex + 0x7FF) >> 11) as u32) << 52;
+    let mut xu = ((x & ((1u64 << 52) - 1)) | m) << 3;
+    ex -= 1078;
+    let mut ey = (y >> 52) as i32;
+    let sy = (ey >> 11) as u32;
+    ey &= 0x7FF;
+    let m = u64::from(((ey + 0x7FF) >> 11) as u32) << 52;
+    let mut yu = ((y & ((1u64 << 52) - 1)) | m) << 3;
+    ey -= 1078;
+
+    // Align y (sticky), clamp shifts of 60 or more to zero.
+    let mut cc = ex - ey;
+    yu &= u64::from(bb(((cc - 60) as u32) >> 31)).wrapping_neg();
+    cc &= 63;
+    let m = ulsh(1, cc as u32).wrapping_sub(1);
+    yu |= (yu & m).wrapping_add(m);
+    yu = ursh(yu, cc as u32);
+
+    // Add or subtract the mantissas.
+    xu = xu.wrapping_add(yu.wrapping_sub((yu << 1) & u64::from(sx ^ sy).wrapping_neg()));
+
+    norm64(&mut xu, &mut ex);
+    xu |= u64::from(((xu as u32) & 0x1FF).wrapping_add(0x1FF));
+    xu >>= 9;
+    ex += 9;
+    make(sx, ex, xu).0
 }
 
 impl Sub for Fpr {
@@ -364,43 +375,53 @@ impl Sub for Fpr {
 
 impl Mul for Fpr {
     type Output = Fpr;
+    #[inline(always)]
     fn mul(self, y: Fpr) -> Fpr {
-        let (x, y) = (self.0, y.0);
-        let xu = (x & ((1u64 << 52) - 1)) | (1u64 << 52);
-        let yu = (y & ((1u64 << 52) - 1)) | (1u64 << 52);
-        // 53x53-bit product from 25-bit low limbs (32x32->64 multiplies only).
-        let x0 = (xu as u32) & 0x01FF_FFFF;
-        let x1 = (xu >> 25) as u32;
-        let y0 = (yu as u32) & 0x01FF_FFFF;
-        let y1 = (yu >> 25) as u32;
-        let w = u64::from(x0) * u64::from(y0);
-        let z0 = (w as u32) & 0x01FF_FFFF;
-        let mut z1 = (w >> 25) as u32;
-        let w = u64::from(x0) * u64::from(y1);
-        z1 += (w as u32) & 0x01FF_FFFF;
-        let mut z2 = (w >> 25) as u32;
-        let w = u64::from(x1) * u64::from(y0);
-        z1 += (w as u32) & 0x01FF_FFFF;
-        z2 += (w >> 25) as u32;
-        let mut zu = u64::from(x1) * u64::from(y1);
-        z2 += z1 >> 25;
-        z1 &= 0x01FF_FFFF;
-        zu += u64::from(z2);
-        // The 50 low bits only contribute stickiness.
-        zu |= u64::from(((z0 | z1) + 0x01FF_FFFF) >> 25);
-        // Bring to 2^54..2^55-1.
-        let zv = (zu >> 1) | (zu & 1);
-        let w = zu >> 55;
-        zu ^= (zu ^ zv) & u64::from(bb(w as u32)).wrapping_neg();
-        let ex = ((x >> 52) & 0x7FF) as i32;
-        let ey = ((y >> 52) & 0x7FF) as i32;
-        let e = ex + ey - 2100 + w as i32;
-        let s = ((x ^ y) >> 63) as u32;
-        // A zero operand gives a zero mantissa.
-        let d = ((ex + 0x7FF) & (ey + 0x7FF)) >> 11;
-        zu &= u64::from(bb(d as u32)).wrapping_neg();
-        make(s, e, zu)
+        #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+        return Fpr(crate::fpr_armv7em::mul(self.0, y.0));
+        #[allow(unreachable_code)]
+        Fpr(mul_soft(self.0, y.0))
     }
+}
+
+/// Binary64 multiplication in Rust (see [`add_soft`]).
+#[cfg_attr(all(target_arch = "arm", target_feature = "dsp"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn mul_soft(x: u64, y: u64) -> u64 {
+    let xu = (x & ((1u64 << 52) - 1)) | (1u64 << 52);
+    let yu = (y & ((1u64 << 52) - 1)) | (1u64 << 52);
+    // 53x53-bit product from 25-bit low limbs (32x32->64 multiplies only).
+    let x0 = (xu as u32) & 0x01FF_FFFF;
+    let x1 = (xu >> 25) as u32;
+    let y0 = (yu as u32) & 0x01FF_FFFF;
+    let y1 = (yu >> 25) as u32;
+    let w = u64::from(x0) * u64::from(y0);
+    let z0 = (w as u32) & 0x01FF_FFFF;
+    let mut z1 = (w >> 25) as u32;
+    let w = u64::from(x0) * u64::from(y1);
+    z1 += (w as u32) & 0x01FF_FFFF;
+    let mut z2 = (w >> 25) as u32;
+    let w = u64::from(x1) * u64::from(y0);
+    z1 += (w as u32) & 0x01FF_FFFF;
+    z2 += (w >> 25) as u32;
+    let mut zu = u64::from(x1) * u64::from(y1);
+    z2 += z1 >> 25;
+    z1 &= 0x01FF_FFFF;
+    zu += u64::from(z2);
+    // The 50 low bits only contribute stickiness.
+    zu |= u64::from(((z0 | z1) + 0x01FF_FFFF) >> 25);
+    // Bring to 2^54..2^55-1.
+    let zv = (zu >> 1) | (zu & 1);
+    let w = zu >> 55;
+    zu ^= (zu ^ zv) & u64::from(bb(w as u32)).wrapping_neg();
+    let ex = ((x >> 52) & 0x7FF) as i32;
+    let ey = ((y >> 52) & 0x7FF) as i32;
+    let e = ex + ey - 2100 + w as i32;
+    let s = ((x ^ y) >> 63) as u32;
+    // A zero operand gives a zero mantissa.
+    let d = ((ex + 0x7FF) & (ey + 0x7FF)) >> 11;
+    zu &= u64::from(bb(d as u32)).wrapping_neg();
+    make(s, e, zu).0
 }
 
 impl Neg for Fpr {

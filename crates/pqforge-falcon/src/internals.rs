@@ -43,6 +43,26 @@ pqforge_core::x86_simd! {
     }
 }
 
+/// Compares the accelerated kernels this build and CPU run with the
+/// portable ones on one round of random inputs: the AVX2 backend on
+/// x86_64, the binary64 assembly on the Cortex-M4 (`pqforge`'s functional
+/// test runs it). `Ok(false)` when there is none (nothing compared).
+///
+/// # Errors
+/// The name of the first kernel whose outputs differ.
+pub fn check_kernels(next: &mut dyn FnMut() -> u64) -> Result<bool, &'static str> {
+    pqforge_core::x86_simd! {{
+        return crate::backend::check::kernels(next);
+    }}
+    #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+    return crate::fpr_armv7em::check(next).map(|()| true);
+    #[allow(unreachable_code)]
+    {
+        let _ = next;
+        Ok(false)
+    }
+}
+
 /// FN-DSA (putative draft) codecs for the fuzz targets.
 #[cfg(feature = "fndsa")]
 pub mod fndsa {

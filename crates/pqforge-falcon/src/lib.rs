@@ -14,6 +14,10 @@ mod fft;
 pub mod fndsa;
 mod fpr;
 mod fpr_emu;
+// Binary64 addition and multiplication of the emulation in Armv7E-M
+// assembly (the Cortex-M4).
+#[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+mod fpr_armv7em;
 // The native binary64 backend of `Fpr` (SSE2, the x86_64 baseline): a
 // floating-point representation, not a SIMD backend, so it does not
 // depend on `pqforge_backend` (see `fpr`).

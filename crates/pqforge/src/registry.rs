@@ -307,6 +307,12 @@ pub(crate) fn check_kernels(family: &str, rounds: usize) -> Result<(), &'static 
                     return Ok(());
                 }
             }
+            #[cfg(any(feature = "falcon", feature = "fndsa"))]
+            "Falcon" | "FN-DSA" => {
+                if !pqforge_falcon::internals::check_kernels(&mut next)? {
+                    return Ok(());
+                }
+            }
             _ => return Ok(()),
         }
     }
