@@ -29,6 +29,7 @@ mod mq;
 mod ntru;
 mod rng;
 mod scheme;
+mod scratch;
 mod sign;
 mod tables;
 mod vrfy;

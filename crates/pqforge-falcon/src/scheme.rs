@@ -190,11 +190,7 @@ pub(crate) fn decode_sk<B: Backend, const N: usize>(
     if !declassify_bool(ok != 0) {
         return Err(Error::InvalidKey("secret key encoding"));
     }
-    // Scratch: G mod q and NTT(f) (secret), wiped on every exit.
-    let mut t = zeroize::Zeroizing::new([0u16; 2048]);
-    let done = complete_private(b, &mut s.gg, &s.f, &s.g, &s.ff, logn, &mut t[..]);
-    drop(t);
-    if !done {
+    if !complete_gg::<B, N>(b, &mut s, logn) {
         return Err(Error::InvalidKey("secret key does not complete"));
     }
     let ok = crate::ntru::check::ntru_equation_mask::<B, N>(b, &s.key(), logn);
@@ -203,6 +199,16 @@ pub(crate) fn decode_sk<B: Backend, const N: usize>(
         return Err(Error::InvalidKey("secret key fails the NTRU equation"));
     }
     Ok(s)
+}
+
+/// G from (f, g, F) (`complete_private`) into `s`, with its 2n-value
+/// scratch in a frame of its own (not held during the NTRU-equation check
+/// that follows: signing's stack peak on small devices).
+#[inline(never)]
+fn complete_gg<B: Backend, const N: usize>(b: B, s: &mut FalconSkState<N>, logn: u32) -> bool {
+    // Scratch: G mod q and NTT(f) (secret), wiped on every exit.
+    let mut t = zeroize::Zeroizing::new([[0u16; N]; 2]);
+    complete_private(b, &mut s.gg, &s.f, &s.g, &s.ff, logn, t.as_flattened_mut())
 }
 
 /// Key generation from a 48-byte seed (the SHAKE256 input): writes the
@@ -352,26 +358,25 @@ pub(crate) fn sign_core<B: Backend, const N: usize, const T: usize>(
     hash_message(nonce, msg, &mut hm);
     let mut rng = shake_from_seed(seed);
     let mut s2 = [0i16; N];
-    let mut tmp = Aligned([fpr::ZERO; T]);
-    let tmp = &mut tmp.0;
-    let len = loop {
-        match key {
-            Key::Dyn(s) => sign::sign_dyn(b, &mut s2, &mut rng, &s.key(), &hm, logn, tmp),
-            Key::Tree(ek) => sign::sign_tree(b, &mut s2, &mut rng, ek, &hm, logn, tmp),
-        }
-        // CT: whether the candidate's encoding fits is public (a retry);
-        // only an accepted s2 is declassified, then encoded.
-        if crate::codec::comp_fits(&s2, ROUND3_COMP_BOUND, body.len()) {
-            declassify_s2(&mut s2);
-            let v = comp_encode::<Msb>(body, &s2, ROUND3_COMP_BOUND);
-            debug_assert!(v.is_some(), "comp_fits promised an encoding");
-            if let Some(v) = v {
-                break v;
+    let len = crate::scratch::with::<T, _>(|tmp| {
+        loop {
+            match key {
+                Key::Dyn(s) => sign::sign_dyn(b, &mut s2, &mut rng, &s.key(), &hm, logn, tmp),
+                Key::Tree(ek) => sign::sign_tree(b, &mut s2, &mut rng, ek, &hm, logn, tmp),
+            }
+            // CT: whether the candidate's encoding fits is public (a retry);
+            // only an accepted s2 is declassified, then encoded.
+            if crate::codec::comp_fits(&s2, ROUND3_COMP_BOUND, body.len()) {
+                declassify_s2(&mut s2);
+                let v = comp_encode::<Msb>(body, &s2, ROUND3_COMP_BOUND);
+                debug_assert!(v.is_some(), "comp_fits promised an encoding");
+                if let Some(v) = v {
+                    break v;
+                }
             }
         }
-    };
+    });
     s2.zeroize();
-    tmp.zeroize();
     len
 }
 

@@ -336,9 +336,20 @@ pub(crate) fn sign_with_seed<B: Backend, const N: usize, const T: usize>(
     mu: &[u8; 64],
     sig: &mut [u8],
 ) -> bool {
+    crate::scratch::with::<T, _>(|tmp| sign_in::<B, N>(b, key, logn, seed, mu, sig, tmp))
+}
+
+/// [`sign_with_seed`] with its scratch `tmp` (at least 9n values).
+fn sign_in<B: Backend, const N: usize>(
+    b: B,
+    key: &NtruKey<'_>,
+    logn: u32,
+    seed: &[u8; 40],
+    mu: &[u8; 64],
+    sig: &mut [u8],
+    tmp: &mut [Fpr],
+) -> bool {
     let n = N;
-    let mut tmp = crate::scheme::Aligned([fpr::ZERO; T]);
-    let tmp = &mut tmp.0;
     let mut hm = [0u16; N];
     let mut s2 = [0i16; N];
     let mut ok = false;
@@ -474,7 +485,6 @@ pub(crate) fn sign_with_seed<B: Backend, const N: usize, const T: usize>(
             break;
         }
     }
-    tmp.zeroize();
     s2.zeroize();
     if !ok {
         // No partial encoding of a rejected candidate is left behind.

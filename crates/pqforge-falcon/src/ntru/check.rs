@@ -9,7 +9,7 @@
 
 use super::NtruKey;
 use crate::backend::Backend;
-use crate::modp::{Ntt, Prime};
+use crate::modp::{Prime, mkgm2};
 
 /// All-ones iff f·G − g·F = q (mod x^n + 1) over the integers, n = 2^logn
 /// = `N`.
@@ -23,32 +23,43 @@ pub(crate) fn ntru_equation_mask<B: Backend, const N: usize>(
     key: &NtruKey<'_>,
     logn: u32,
 ) -> u32 {
+    // Four arrays of n words (8 KB for n = 512): the inverse table is built
+    // twice, into buffers that are free at the time.
+    let pr = Prime::new(0);
+    let c = pr;
     let mut gm = [0u32; N];
-    let mut igm = [0u32; N];
-    let t = Ntt::build(b, Prime::new(0), &mut gm, &mut igm, logn);
-    let c = t.pr;
     let mut a = [0u32; N];
     let mut bb = [0u32; N];
     let mut cc = [0u32; N];
-    // a = f·G, c = g·F (NTT domain; montymul divides by R, r2 restores).
+    let ntt = |x: &mut [u32], gm: &[u32]| {
+        if logn > 0 {
+            b.modp_ntt(x.into(), gm, logn, &pr);
+        }
+    };
+    mkgm2(b, &mut gm, &mut cc, logn, &pr);
+    // a = f·G, then a − g·F (NTT domain; montymul divides by R, r2 restores).
     for i in 0..N {
         a[i] = c.set(i32::from(key.f[i]));
         bb[i] = c.set(i32::from(key.gg[i]));
     }
-    t.ntt(&mut a[..], logn);
-    t.ntt(&mut bb[..], logn);
+    ntt(&mut a, &gm);
+    ntt(&mut bb, &gm);
     for i in 0..N {
         a[i] = c.mul(a[i], bb[i]);
         bb[i] = c.set(i32::from(key.g[i]));
         cc[i] = c.set(i32::from(key.ff[i]));
     }
-    t.ntt(&mut bb[..], logn);
-    t.ntt(&mut cc[..], logn);
+    ntt(&mut bb, &gm);
+    ntt(&mut cc, &gm);
     for i in 0..N {
         let gf = c.mul(bb[i], cc[i]);
         a[i] = c.sub(a[i], gf);
     }
-    t.intt(&mut a[..], logn);
+    // The inverse table into cc (bb takes the forward one again).
+    mkgm2(b, &mut bb, &mut cc, logn, &pr);
+    if logn > 0 {
+        b.modp_intt((&mut a[..]).into(), &cc, logn, &pr);
+    }
     // OR of (coefficient − expected) over all coefficients: zero iff equal.
     let mut diff = 0u32;
     for (i, &x) in a.iter().enumerate() {
