@@ -51,6 +51,10 @@ pub use pqforge_mldsa as mldsa;
 #[cfg(feature = "slhdsa")]
 pub use pqforge_slhdsa as slhdsa;
 
+/// X-Wing, the ML-KEM-768 + X25519 hybrid KEM (typed API; status draft).
+#[cfg(feature = "xwing")]
+pub use pqforge_xwing as xwing;
+
 /// Falcon-512/1024, round 3 (typed API).
 #[cfg(feature = "falcon")]
 pub use pqforge_falcon as falcon;

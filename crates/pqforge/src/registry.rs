@@ -43,6 +43,7 @@ families! {
     "fndsa" => pqforge_falcon::FNDSA_SCHEMES;
     "mldsa" => pqforge_mldsa::SCHEMES;
     "slhdsa" => pqforge_slhdsa::SCHEMES;
+    "xwing" => pqforge_xwing::SCHEMES;
 }
 
 /// A registered parameter set of this build.
