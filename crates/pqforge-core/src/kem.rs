@@ -157,6 +157,22 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// consistently gives the implicit-rejection secret.
     fn decaps_into(dk: PreparedDk<'_, Self>, ct: &Self::CtBytes, ss: &mut Self::SsBytes);
 
+    /// The encapsulation key a decapsulation key determines, for sets that
+    /// do not embed it ([`Self::DK_EK_OFFSET`] is `None`) but can recompute
+    /// it (X-Wing: the decapsulation key is the key-generation seed). Key
+    /// files derive public keys through it.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] by default (Classic McEliece, HQC: the public
+    /// key must be kept).
+    fn derive_ek(dk: PreparedDk<'_, Self>, ek: &mut Self::EkBytes) -> Result<(), Error> {
+        let _ = (dk, ek);
+        Err(Error::Unsupported {
+            alg: Self::INFO.name,
+            what: "deriving the public key from the private key (it is not embedded)",
+        })
+    }
+
     // ------------------------------------------------------------------
     // The typed API (provided; do not override).
 

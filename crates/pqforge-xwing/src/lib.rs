@@ -195,6 +195,15 @@ impl Kem for XWing {
         Ok(())
     }
 
+    /// `pk_M ‖ pk_X` of the seed, from its prepared expansion (dk_M embeds
+    /// pk_M after dk_PKE; pk_X is kept).
+    fn derive_ek(dk: PreparedDk<'_, Self>, ek: &mut [u8; 1216]) -> Result<(), Error> {
+        let key = dk.state();
+        ek[..EK_M].copy_from_slice(&key.dk_m[DK_M - 64 - EK_M..DK_M - 64]);
+        ek[EK_M..].copy_from_slice(&key.pk_x);
+        Ok(())
+    }
+
     fn decaps_into(dk: PreparedDk<'_, Self>, ct: &[u8; 1120], ss: &mut [u8; 32]) {
         let key = dk.state();
         let mut ss_m = [0u8; 32];

@@ -5,4 +5,5 @@
 //! slow tests of different files in parallel.
 
 mod keyfiles;
+mod xwing_keyfiles;
 mod zeroize;
