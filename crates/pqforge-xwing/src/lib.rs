@@ -86,10 +86,17 @@ fn expand(sk: &[u8; 32], ek_m: &mut [u8; EK_M]) -> ExpandedKey {
     let mut key = ExpandedKey::default();
     let _ = MlKem768::keygen_derand_into(&seed, ek_m, &mut key.dk_m);
     key.sk_x.copy_from_slice(&x[64..]);
-    key.pk_x = x25519_dalek::x25519(key.sk_x, x25519_dalek::X25519_BASEPOINT_BYTES);
+    key.pk_x = x25519_base(key.sk_x);
     x.zeroize();
     seed.zeroize();
     key
+}
+
+/// X25519(k, 9): the fixed-base multiplication (x25519-dalek's precomputed
+/// table, constant time) instead of the generic ladder.
+fn x25519_base(k: [u8; 32]) -> [u8; 32] {
+    let s = x25519_dalek::StaticSecret::from(k);
+    x25519_dalek::PublicKey::from(&s).to_bytes()
 }
 
 /// The combiner: SHA3-256(ss_M ‖ ss_X ‖ ct_X ‖ pk_X ‖ XWingLabel).
@@ -181,7 +188,7 @@ impl Kem for XWing {
             &mut ct_m,
             &mut ss_m,
         )?;
-        let ct_x = x25519_dalek::x25519(ek_x, x25519_dalek::X25519_BASEPOINT_BYTES);
+        let ct_x = x25519_base(ek_x);
         let mut ss_x = x25519_dalek::x25519(ek_x, pk_x);
         combine(&ss_m, &ss_x, &ct_x, &pk_x, ss);
         ct[..CT_M].copy_from_slice(&ct_m);
