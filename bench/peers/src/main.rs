@@ -20,6 +20,8 @@ mod mldsa;
 mod mlkem;
 #[cfg(feature = "slhdsa")]
 mod slhdsa;
+#[cfg(feature = "xwing")]
+mod xwing;
 
 use harness::Opts;
 
@@ -45,4 +47,6 @@ fn main() {
     mldsa::run(&opts);
     #[cfg(feature = "slhdsa")]
     slhdsa::run(&opts);
+    #[cfg(feature = "xwing")]
+    xwing::run(&opts);
 }
