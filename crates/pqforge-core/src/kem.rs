@@ -56,6 +56,9 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// Offset of the encapsulation key inside the decapsulation key, if the
     /// decapsulation key embeds it.
     const DK_EK_OFFSET: Option<usize> = None;
+    /// Whether [`Self::derive_ek`] recomputes the encapsulation key from a
+    /// decapsulation key that does not embed it.
+    const DERIVES_EK: bool = false;
 
     /// Encapsulation-key storage, `[u8; INFO.pk_bytes]`.
     type EkBytes: ByteArray;
@@ -159,12 +162,12 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
 
     /// The encapsulation key a decapsulation key determines, for sets that
     /// do not embed it ([`Self::DK_EK_OFFSET`] is `None`) but can recompute
-    /// it (X-Wing: the decapsulation key is the key-generation seed). Key
-    /// files derive public keys through it.
+    /// it ([`Self::DERIVES_EK`]; X-Wing: the decapsulation key is the
+    /// key-generation seed). Key files derive public keys through it.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] by default (Classic McEliece, HQC: the public
-    /// key must be kept).
+    /// [`Error::Unsupported`] by default (Classic McEliece: the public key
+    /// must be kept).
     fn derive_ek(dk: PreparedDk<'_, Self>, ek: &mut Self::EkBytes) -> Result<(), Error> {
         let _ = (dk, ek);
         Err(Error::Unsupported {
@@ -276,6 +279,30 @@ prepared_view!(
     /// A checked decapsulation key: its bytes and derived state, borrowed.
     PreparedDk: Kem, DkBytes, DkState, prepare_dk, " (secret)"
 );
+
+impl<'a, P: Kem> PreparedEk<'a, P> {
+    /// The view of an encapsulation key and its derived state, for KEMs
+    /// composed of others (X-Wing runs ML-KEM-768 on the key it holds).
+    /// `state` must be what [`Kem::prepare_ek`] (or key generation)
+    /// returned for these `bytes`: the checks are skipped, and with
+    /// anything else the operations give wrong results (never undefined
+    /// behaviour). Not for applications: parse keys with `TryFrom`.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn from_parts(bytes: &'a P::EkBytes, state: &'a P::EkState) -> Self {
+        Self::new(bytes, state)
+    }
+}
+
+impl<'a, P: Kem> PreparedDk<'a, P> {
+    /// As [`PreparedEk::from_parts`], for a decapsulation key and what
+    /// [`Kem::prepare_dk`] (or key generation) returned for it.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn from_parts(bytes: &'a P::DkBytes, state: &'a P::DkState) -> Self {
+        Self::new(bytes, state)
+    }
+}
 
 /// Checks `bytes` as an encapsulation key of `P`: length, then
 /// [`Kem::prepare_ek`].

@@ -18,18 +18,6 @@ macro_rules! prepared_view {
                 Self { bytes, state }
             }
 
-            #[doc = concat!(
-                "The view of a key and its derived state, for schemes composed of ",
-                "others (X-Wing runs ML-KEM-768 on the keys it holds). `state` must ",
-                "be what `", stringify!($tr), "::", stringify!($prepare), "` (or key ",
-                "generation) returned for these `bytes`; with anything else the ",
-                "operations give wrong results (never undefined behaviour)."
-            )]
-            #[must_use]
-            pub fn from_parts(bytes: &'a P::$bytes, state: &'a P::$state) -> Self {
-                Self { bytes, state }
-            }
-
             #[doc = concat!("The encoded key", $what, ".")]
             #[must_use]
             pub fn bytes(&self) -> &'a P::$bytes {

@@ -7,7 +7,9 @@
 //!
 //! Each is one `asm!` block that LLVM inlines and allocates registers for
 //! (ten, so it spills the caller's values around it rather than calling
-//! a function). `fpr_emu` uses them under the same `cfg`; the firmware's
+//! a function). `fpr_emu` uses them under the same `cfg` (little-endian
+//! M-profile Arm with `dsp`: Thumb-2 only encodings such as `addw`, and the
+//! Cortex-M timings below); the firmware's
 //! functional test compares them with the Rust on random and edge-case
 //! operands (`check`, through `pqforge::transcript`), and the KAT
 //! transcripts cover the rest.

@@ -311,7 +311,12 @@ impl Add for Fpr {
     type Output = Fpr;
     #[inline]
     fn add(self, y: Fpr) -> Fpr {
-        #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+        #[cfg(all(
+            target_arch = "arm",
+            target_feature = "dsp",
+            target_feature = "mclass",
+            target_endian = "little"
+        ))]
         return Fpr(crate::fpr_armv7em::add(self.0, y.0));
         #[allow(unreachable_code)]
         Fpr(add_soft(self.0, y.0))
@@ -320,7 +325,15 @@ impl Add for Fpr {
 
 /// Binary64 addition in Rust (what every target but the Cortex-M4 runs,
 /// and what its assembly is checked against).
-#[cfg_attr(all(target_arch = "arm", target_feature = "dsp"), allow(dead_code))]
+#[cfg_attr(
+    all(
+        target_arch = "arm",
+        target_feature = "dsp",
+        target_feature = "mclass",
+        target_endian = "little"
+    ),
+    allow(dead_code)
+)]
 pub(crate) fn add_soft(x: u64, y: u64) -> u64 {
     let (mut x, mut y) = (x, y);
     // Put the larger magnitude in x; on equal magnitudes, x takes the
@@ -377,7 +390,12 @@ impl Mul for Fpr {
     type Output = Fpr;
     #[inline(always)]
     fn mul(self, y: Fpr) -> Fpr {
-        #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+        #[cfg(all(
+            target_arch = "arm",
+            target_feature = "dsp",
+            target_feature = "mclass",
+            target_endian = "little"
+        ))]
         return Fpr(crate::fpr_armv7em::mul(self.0, y.0));
         #[allow(unreachable_code)]
         Fpr(mul_soft(self.0, y.0))
@@ -385,7 +403,15 @@ impl Mul for Fpr {
 }
 
 /// Binary64 multiplication in Rust (see [`add_soft`]).
-#[cfg_attr(all(target_arch = "arm", target_feature = "dsp"), allow(dead_code))]
+#[cfg_attr(
+    all(
+        target_arch = "arm",
+        target_feature = "dsp",
+        target_feature = "mclass",
+        target_endian = "little"
+    ),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(crate) fn mul_soft(x: u64, y: u64) -> u64 {
     let xu = (x & ((1u64 << 52) - 1)) | (1u64 << 52);

@@ -54,7 +54,12 @@ pub fn check_kernels(next: &mut dyn FnMut() -> u64) -> Result<bool, &'static str
     pqforge_core::x86_simd! {{
         return crate::backend::check::kernels(next);
     }}
-    #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+    #[cfg(all(
+        target_arch = "arm",
+        target_feature = "dsp",
+        target_feature = "mclass",
+        target_endian = "little"
+    ))]
     return crate::fpr_armv7em::check(next).map(|()| true);
     #[allow(unreachable_code)]
     {

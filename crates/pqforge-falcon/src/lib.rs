@@ -16,7 +16,12 @@ mod fpr;
 mod fpr_emu;
 // Binary64 addition and multiplication of the emulation in Armv7E-M
 // assembly (the Cortex-M4).
-#[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+#[cfg(all(
+    target_arch = "arm",
+    target_feature = "dsp",
+    target_feature = "mclass",
+    target_endian = "little"
+))]
 mod fpr_armv7em;
 // The native binary64 backend of `Fpr` (SSE2, the x86_64 baseline): a
 // floating-point representation, not a SIMD backend, so it does not

@@ -4,13 +4,16 @@
 //! By default it is a local of the signing call, on the stack. With the
 //! crate feature `static-scratch` it is one static buffer per degree
 //! instead (what pqm4's Falcon does on the Cortex-M4), so that signing
-//! needs about 8 KB of stack (n = 512) and the buffer is counted as static
-//! RAM: for microcontrollers whose stack cannot hold 45 KB. One signing per
-//! degree at a time uses the static buffer; a concurrent or reentrant one
-//! (another thread, an interrupt handler) gets a stack buffer as without
-//! the feature, so results never depend on it. The buffer is wiped after
-//! every use either way. The buffer of a degree that is never signed with
-//! is not linked in.
+//! needs about 13 KB of stack (Falcon-512; FN-DSA-512 15 KB, measured on
+//! the Cortex-M4) and the buffer is counted as static RAM: for
+//! microcontrollers whose stack cannot hold 45 KB. One signing per degree
+//! at a time uses the static buffer; a concurrent or reentrant one (another
+//! thread, an interrupt handler that signs) gets a stack buffer as without
+//! the feature: the same result, but the stack the feature saves is needed
+//! again then, so do not sign from an interrupt on a small stack. The
+//! buffer is wiped after every use either way. The buffer of a degree that
+//! is never signed with is not linked in. Needs atomic swap (not on
+//! `thumbv6m`, the Cortex-M0).
 
 use zeroize::Zeroize;
 

@@ -70,6 +70,16 @@ impl Zeroize for ExpandedKey {
     }
 }
 
+/// Wiped on drop: it holds ML-KEM's secret vector and z, and sk_X (the
+/// dynamic API drops the states key generation returns).
+impl Drop for ExpandedKey {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for ExpandedKey {}
+
 impl core::fmt::Debug for ExpandedKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("ExpandedKey(..)")
@@ -133,13 +143,17 @@ impl Kem for XWing {
     type DkBytes = [u8; 32];
     type CtBytes = [u8; 1120];
     type SsBytes = [u8; 32];
-    /// The seed, which is the decapsulation key.
+    /// The 32-byte seed. X-Wing's decapsulation key is this seed, stored as
+    /// is: its one private-key form, declared as the encoded key
+    /// (`KeyForms::EXPANDED`, 32 bytes), so key files hold the raw seed as
+    /// the draft's PKCS#8 example does.
     type KeygenSeed = [u8; 32];
     /// ML-KEM-768's `m` (32 bytes), then the ephemeral X25519 scalar.
     type EncapsSeed = [u8; 64];
     /// H(pk_M), ML-KEM-768's prepared state.
     type EkState = [u8; 32];
     type DkState = ExpandedKey;
+    const DERIVES_EK: bool = true;
 
     fn prepare_ek(ek: &[u8; 1216]) -> Result<[u8; 32], Error> {
         MlKem768::prepare_ek(ek_m(ek)).map_err(|_| {

@@ -16,10 +16,13 @@
 //! the DSP multiplies and the two-lane additions take one cycle on the
 //! Cortex-M4 whatever their operands.
 //!
-//! Compiled when `cfg(target_feature = "dsp")` is set: on `thumbv7em-*`
-//! targets with a nightly compiler or `RUSTC_BOOTSTRAP=1` (as the firmware
-//! is built); stable compilers keep Arm target features out of `cfg` and
-//! get the portable kernels.
+//! Compiled for little-endian M-profile Arm with the DSP extension
+//! (`target_feature`s `dsp` and `mclass`: Cortex-M4, M7, M33, ...; the
+//! A/R-profile cores that also have `dsp` are left out: ARM-state code,
+//! other timings, big-endian variants): on `thumbv7em-*` targets with a
+//! nightly compiler or `RUSTC_BOOTSTRAP=1` (as the firmware is built);
+//! stable compilers keep Arm target features out of `cfg` and get the
+//! portable kernels.
 #![allow(unsafe_code)]
 
 use super::{Backend, Portable};

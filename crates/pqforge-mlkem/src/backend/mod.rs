@@ -21,7 +21,12 @@ mod portable;
 
 pub(crate) use portable::Portable;
 
-#[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+#[cfg(all(
+    target_arch = "arm",
+    target_feature = "dsp",
+    target_feature = "mclass",
+    target_endian = "little"
+))]
 mod armv7em;
 
 pqforge_core::x86_simd! {
@@ -148,7 +153,12 @@ pub(crate) fn run<O: Op>(op: O) -> O::Out {
             return avx2::run(t, op);
         }
     }}
-    #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+    #[cfg(all(
+        target_arch = "arm",
+        target_feature = "dsp",
+        target_feature = "mclass",
+        target_endian = "little"
+    ))]
     return op.run::<<armv7em::Armv7em as Backend>::Pke>();
     #[allow(unreachable_code)]
     op.run::<<Portable as Backend>::Pke>()
@@ -215,7 +225,12 @@ pub fn backend_name() -> &'static str {
             return "avx2";
         }
     }}
-    if cfg!(all(target_arch = "arm", target_feature = "dsp")) {
+    if cfg!(all(
+        target_arch = "arm",
+        target_feature = "dsp",
+        target_feature = "mclass",
+        target_endian = "little"
+    )) {
         return "armv7em";
     }
     "portable"
@@ -298,7 +313,12 @@ pub fn check_kernels(next: &mut dyn FnMut() -> u64) -> Result<bool, &'static str
             return avx2::check(t, next).map(|()| true);
         }
     }}
-    #[cfg(all(target_arch = "arm", target_feature = "dsp"))]
+    #[cfg(all(
+        target_arch = "arm",
+        target_feature = "dsp",
+        target_feature = "mclass",
+        target_endian = "little"
+    ))]
     return armv7em::check(next).map(|()| true);
     #[allow(unreachable_code)]
     {
