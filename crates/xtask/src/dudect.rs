@@ -46,7 +46,13 @@
 //!
 //! Noise: the machines are shared, so a clean target can show a moderate t
 //! on a bad run; [`T_LEAK`] = 10 is dudect's "probably not constant time"
-//! level, far above the |t| of about 1 to 3 a clean target gives here.
+//! level, far above the |t| of about 1 to 3 a clean target gives here. A
+//! burst of noise on the host can still push one short measurement past it
+//! (seen once: HQC-1's ring product, 0.5 s of samples, |t| = 19, then 2.7
+//! when measured again), so a target that leaks is measured again with
+//! fresh samples, up to [`ATTEMPTS`] times in all, and fails only if every
+//! measurement leaks: a real leak of the size the controls show (|t| in
+//! the hundreds) leaks every time. The controls are measured once.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -57,6 +63,8 @@ use pqforge::hqc::{Hqc1, Hqc3, Hqc5, ParameterSet};
 
 /// |t| above which a target counts as leaking.
 const T_LEAK: f64 = 10.0;
+/// Measurements of a (non-control) target before it counts as leaking.
+const ATTEMPTS: usize = 3;
 
 /// Welford accumulator of one class.
 #[derive(Clone, Copy, Default)]
@@ -412,7 +420,20 @@ pub(crate) fn main(args: &[String]) -> u8 {
     for &&(name, must_flag, f, n) in &chosen {
         let n = ((n as f64 * scale) as usize).max(1000);
         let t0 = Instant::now();
-        let v = f(n, &mut rng);
+        let mut v = f(n, &mut rng);
+        let mut attempt = 1;
+        while !must_flag && attempt < ATTEMPTS {
+            let Verdict::Measured(t, ..) = v else { break };
+            if t.abs() <= T_LEAK {
+                break;
+            }
+            println!(
+                "  {name:<26} |t| = {:>7.2}  leak on measurement {attempt}: measuring again",
+                t.abs()
+            );
+            v = f(n, &mut rng);
+            attempt += 1;
+        }
         let secs = t0.elapsed().as_secs_f64();
         match v {
             Verdict::NotAvailable => {
