@@ -249,9 +249,13 @@ fn hqc_mul<P: ParameterSet>(n: usize, rng: &mut Rng) -> Verdict {
         v
     };
     // Positions may repeat (a slightly lower weight): only sparseness
-    // matters here.
+    // matters here. Every word is written (not `vec![0; words]`: a zeroed
+    // allocation may come straight from untouched memory, so the sparse
+    // class would be measured out of cache, or with page faults, and the
+    // dense one from cache: a difference of memory residency, not of data,
+    // which depends on the heap's state in each process).
     let sparse = |r: &mut Rng| {
-        let mut v = vec![0u64; words];
+        let mut v: Vec<u64> = (0..words).map(|_| black_box(0u64)).collect();
         for _ in 0..P::OMEGA {
             let pos = (r.next() % P::N as u64) as usize;
             v[pos / 64] |= 1 << (pos % 64);
