@@ -403,16 +403,7 @@ impl<P: Kem> DynKem for KemAlg<P> {
     fn encaps_key_from_dk(&self, dk: &[u8], ek: &mut [u8]) -> Result<(), Error> {
         let out = array_mut::<P::EkBytes>("encapsulation key buffer", ek)?;
         let Some(off) = P::DK_EK_OFFSET else {
-            if !P::DERIVES_EK {
-                return Err(Error::Unsupported {
-                    alg: P::INFO.name,
-                    what: "deriving the public key from the private key (it is not embedded)",
-                });
-            }
-            let (dk, mut state) = kem::prepare_dk::<P>(dk)?;
-            let r = P::derive_ek(PreparedDk::new(dk, &state), out);
-            zeroize::Zeroize::zeroize(&mut state);
-            return r;
+            return P::derive_ek(array_ref::<P::DkBytes>("decapsulation key", dk)?, out);
         };
         let (dk, mut state) = kem::prepare_dk::<P>(dk)?;
         zeroize::Zeroize::zeroize(&mut state);

@@ -56,9 +56,6 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// Offset of the encapsulation key inside the decapsulation key, if the
     /// decapsulation key embeds it.
     const DK_EK_OFFSET: Option<usize> = None;
-    /// Whether [`Self::derive_ek`] recomputes the encapsulation key from a
-    /// decapsulation key that does not embed it.
-    const DERIVES_EK: bool = false;
 
     /// Encapsulation-key storage, `[u8; INFO.pk_bytes]`.
     type EkBytes: ByteArray;
@@ -162,13 +159,12 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
 
     /// The encapsulation key a decapsulation key determines, for sets that
     /// do not embed it ([`Self::DK_EK_OFFSET`] is `None`) but can recompute
-    /// it ([`Self::DERIVES_EK`]; X-Wing: the decapsulation key is the
-    /// key-generation seed). Key files derive public keys through it.
+    /// it (X-Wing: the decapsulation key is the key-generation seed). Key files derive public keys through it.
     ///
     /// # Errors
     /// [`Error::Unsupported`] by default (Classic McEliece: the public key
     /// must be kept).
-    fn derive_ek(dk: PreparedDk<'_, Self>, ek: &mut Self::EkBytes) -> Result<(), Error> {
+    fn derive_ek(dk: &Self::DkBytes, ek: &mut Self::EkBytes) -> Result<(), Error> {
         let _ = (dk, ek);
         Err(Error::Unsupported {
             alg: Self::INFO.name,

@@ -223,8 +223,20 @@ pub(crate) fn basemul_add<A: NttPairs + ?Sized, B: NttPairs + ?Sized>(
     a: &A,
     b: &B,
 ) {
+    basemul_add_by(acc, a, b, basemul_pair);
+}
+
+/// [`basemul_add`] with the pair step `pair` (a backend's
+/// `basemul_pair`, same contract as [`basemul_pair`]).
+#[inline(always)]
+pub(crate) fn basemul_add_by<A: NttPairs + ?Sized, B: NttPairs + ?Sized>(
+    acc: &mut Poly,
+    a: &A,
+    b: &B,
+    pair: impl Fn(&mut Poly, usize, (i32, i32), (i32, i32)),
+) {
     for p in 0..N / 2 {
-        basemul_pair(acc, 2 * p, a.pair(p), b.pair(p));
+        pair(acc, 2 * p, a.pair(p), b.pair(p));
     }
 }
 

@@ -153,7 +153,6 @@ impl Kem for XWing {
     /// H(pk_M), ML-KEM-768's prepared state.
     type EkState = [u8; 32];
     type DkState = ExpandedKey;
-    const DERIVES_EK: bool = true;
 
     fn prepare_ek(ek: &[u8; 1216]) -> Result<[u8; 32], Error> {
         MlKem768::prepare_ek(ek_m(ek)).map_err(|_| {
@@ -216,12 +215,11 @@ impl Kem for XWing {
         Ok(())
     }
 
-    /// `pk_M ‖ pk_X` of the seed, from its prepared expansion (dk_M embeds
-    /// pk_M after dk_PKE; pk_X is kept).
-    fn derive_ek(dk: PreparedDk<'_, Self>, ek: &mut [u8; 1216]) -> Result<(), Error> {
-        let key = dk.state();
-        ek[..EK_M].copy_from_slice(&key.dk_m[DK_M - 64 - EK_M..DK_M - 64]);
-        ek[EK_M..].copy_from_slice(&key.pk_x);
+    /// `pk_M ‖ pk_X` of the seed: its key generation again.
+    fn derive_ek(dk: &[u8; 32], ek: &mut [u8; 1216]) -> Result<(), Error> {
+        let mut seed = *dk;
+        let _ = Self::keygen_derand_into(dk, ek, &mut seed);
+        seed.zeroize();
         Ok(())
     }
 

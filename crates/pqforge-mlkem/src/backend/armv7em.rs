@@ -26,7 +26,7 @@
 #![allow(unsafe_code)]
 
 use super::{Backend, Portable};
-use crate::ntt::{F_INV, NttPairs, PAIR_ZETAS, ZETAS};
+use crate::ntt::{F_INV, PAIR_ZETAS, ZETAS};
 use crate::pke::Streamed;
 use crate::poly::{N, Poly, Q, QINV};
 
@@ -355,9 +355,7 @@ impl Backend for Armv7em {
     fn basemul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
         *r = Poly::ZERO;
         for (x, y) in a.iter().zip(b) {
-            for p in 0..N / 2 {
-                basemul_pair(r, 2 * p, x.pair(p), y.pair(p));
-            }
+            crate::ntt::basemul_add_by(r, x, y, basemul_pair);
         }
         Self::reduce(r);
     }

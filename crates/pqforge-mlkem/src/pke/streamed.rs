@@ -26,7 +26,7 @@ use zeroize::Zeroize;
 use super::{Pke, Sink};
 use crate::backend::Backend;
 use crate::hash::{Shake128, Shake256};
-use crate::ntt::NttPairs;
+use crate::ntt::{NttPairs, basemul_add_by};
 use crate::params::ParameterSet;
 use crate::poly::{self, MONT_SQ, N, POLY_BYTES, Poly, barrett_reduce, fqmul, to_canonical};
 use crate::sample::{cbd_lanes, rej_each};
@@ -55,18 +55,6 @@ fn matacc<B: Backend>(acc: &mut Poly, rho: &[u8; 32], x: u8, y: u8, b: &[u8; POL
                 B::basemul_pair(acc, i - 1, (a0, i32::from(d)), b.pair(i >> 1));
             }
         });
-    }
-}
-
-/// `acc += a o b * 2^-16` (Algorithm 11), unreduced, pair by pair through
-/// the kernels' `basemul_pair`.
-fn basemul_add<B: Backend, X: NttPairs + ?Sized, Y: NttPairs + ?Sized>(
-    acc: &mut Poly,
-    a: &X,
-    b: &Y,
-) {
-    for p in 0..N / 2 {
-        B::basemul_pair(acc, 2 * p, a.pair(p), b.pair(p));
     }
 }
 
@@ -191,7 +179,7 @@ impl<B: Backend> Pke for Streamed<B> {
         // v = NTT^-1(t-hat^T o r-hat) + e2 + Decompress_1(m).
         acc.zeroize();
         for j in 0..k {
-            basemul_add::<B, _, _>(&mut acc, slot(ek, j), slot(rh, j));
+            basemul_add_by(&mut acc, slot(ek, j), slot(rh, j), B::basemul_pair);
         }
         B::invntt_tomont(&mut acc);
         add_noise(&mut acc, r, (2 * k) as u8, P::ETA2);
@@ -221,7 +209,7 @@ impl<B: Backend> Pke for Streamed<B> {
                 B::decompress::<11>(ci, &mut u);
             }
             B::ntt(&mut u);
-            basemul_add::<B, _, _>(&mut w, slot(dk_pke, i), &u);
+            basemul_add_by(&mut w, slot(dk_pke, i), &u, B::basemul_pair);
         }
         B::invntt_tomont(&mut w);
         let c2 = &c[du_bytes * k..];
