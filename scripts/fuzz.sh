@@ -80,7 +80,9 @@ case $cmd in
   list) targets ;;
   smoke|long|run)
     python3 scripts/fuzz_seeds.py "${PQFORGE_DATA:-../shared}" fuzz/corpus
-    build
+    # A failed build must end the run: the binaries of an earlier build
+    # would otherwise be fuzzed and pass.
+    build || { echo "fuzz: build failed"; exit 2; }
     rc=0
     if [ "$cmd" = run ]; then
       run_one "$2" "${3:-60}" || rc=1

@@ -44,8 +44,8 @@ def read(rel, limit=None):
 
 rnd = random.Random(0x5eed)
 
-# kem_decaps: selector (0-2 ML-KEM, 3-6 HQC, 7-10 McEliece), then mode.
-for sel in range(11):
+# kem_decaps: selector (0-2 ML-KEM, 3-6 HQC, 7-10 McEliece, 11 X-Wing), then mode.
+for sel in range(12):
     seed("kem_decaps", bytes([sel, 1, 0, 0, 1]))
     seed("kem_decaps", bytes([sel, 1, 7, 1]) + b"\xff" * 8)
 for sel in range(7, 11):
@@ -53,6 +53,15 @@ for sel in range(7, 11):
     e = b"".join(rnd.randrange(65536).to_bytes(2, "little") for _ in range(t))
     seed("kem_decaps", bytes([sel]) + e)                           # valid
     seed("kem_decaps", bytes([sel]) + e + bytes([2, 5, 0, 9, 1]))  # two flips
+# X-Wing: raw ciphertexts whose ct_X (offset 1088) is a low-order point (0,
+# 1), masks flipping ct_X's bits, and a draft vector's ciphertext (raw).
+for pt in (bytes(32), b"\x01" + bytes(31)):
+    seed("kem_decaps", bytes([11, 0]) + bytes(1088) + pt)
+    seed("kem_decaps", bytes([11, 1, 0x40, 0x04]) + pt)
+xw = load("vectors/xwing/test-vectors.json")
+for t in (xw if isinstance(xw, list) else [])[:1]:
+    if "ct" in t:
+        seed("kem_decaps", bytes([11, 0]) + bytes.fromhex(t["ct"]))
 acvp = load("vectors/acvp/ML-KEM-encapDecap-FIPS203/internalProjection.json")
 for g in (acvp or {}).get("testGroups", []):
     sel = {"ML-KEM-512": 0, "ML-KEM-768": 1, "ML-KEM-1024": 2}.get(g.get("parameterSet"))

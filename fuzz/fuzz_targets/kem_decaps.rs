@@ -12,8 +12,14 @@
 //!   corrupt C1; then K = SHAKE256(1 ‖ e' ‖ C) when e' has weight t (and
 //!   C1 matches e'), else K̄ = SHAKE256(0 ‖ s ‖ C). (Weight above t: the
 //!   syndrome of another weight-t vector with probability about 2^-300.)
+//! * X-Wing (draft-connolly-cfrg-xwing-kem): the 32-byte private seed is
+//!   expanded here (SHAKE256 to d ‖ z ‖ sk_X), ss_M is the ML-KEM-768
+//!   secret of the first 1088 bytes (the honest one when they are
+//!   unchanged, else J(z ‖ ct_M)), ss_X = X25519(sk_X, ct_X) by
+//!   `x25519-dalek` (any 32 bytes, low-order points included), and
+//!   K = SHA3-256(ss_M ‖ ss_X ‖ ct_X ‖ pk_X ‖ `\.//^\`).
 //!
-//! Input: byte 0 picks the set; for ML-KEM and HQC byte 1 picks raw bytes
+//! Input: byte 0 picks the set; for ML-KEM, HQC and X-Wing byte 1 picks raw bytes
 //! (the rest, cut or zero-padded to the ciphertext length) or an XOR mask
 //! laid over an honest ciphertext at a 2-byte offset; for McEliece the
 //! bytes choose e's support, the flipped syndrome bits and a C1 mask.
@@ -210,6 +216,48 @@ fn mceliece<P: Mc>(name: &str, cell: &OnceLock<Keys>, data: &[u8]) {
     );
 }
 
+/// X-Wing's combiner label (draft section 5.3): `\.//^\`.
+const XWING_LABEL: &[u8; 6] = b"\\.//^\\";
+
+fn xwing(cell: &Cell, data: &[u8]) {
+    use pqforge::mlkem::MlKem768;
+    use pqforge::{Ciphertext, Kem};
+    const CT_M: usize = 1088;
+    const PK_M: usize = 1184;
+    let (k, honest, ss) = cell.get_or_init(|| {
+        let k = keys("x-wing");
+        let (ct, ss) = encaps(&k);
+        (k, ct, ss)
+    });
+    let ct = mutated(honest, data);
+    let want = if &ct == honest {
+        *ss
+    } else {
+        let mut expanded = [0u8; 96];
+        let mut x = Shake256::new();
+        x.absorb(&k.sk);
+        x.squeeze(&mut expanded);
+        let (dz, sk_x) = expanded.split_at(64);
+        let (ct_m, ct_x) = ct.split_at(CT_M);
+        let ss_m: [u8; 32] = if ct_m == &honest[..CT_M] {
+            let (_, dk) = MlKem768::keygen_derand(dz.try_into().expect("64 bytes"));
+            let c = Ciphertext::<MlKem768>::try_from(ct_m).expect("ML-KEM-768 length");
+            MlKem768::decaps(&dk, &c)
+                .as_ref()
+                .try_into()
+                .expect("32 bytes")
+        } else {
+            shake(&[&dz[32..], ct_m])
+        };
+        let ss_x = x25519_dalek::x25519(
+            sk_x.try_into().expect("32 bytes"),
+            ct_x.try_into().expect("32 bytes"),
+        );
+        sha3_256_parts(&[&ss_m, &ss_x, ct_x, &k.pk[PK_M..], XWING_LABEL])
+    };
+    assert_eq!(decaps(k, &ct), want, "x-wing");
+}
+
 type Cell = OnceLock<(Keys, Vec<u8>, [u8; 32])>;
 static MLKEM: [Cell; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
 static HQC: [Cell; 4] = [
@@ -218,6 +266,7 @@ static HQC: [Cell; 4] = [
     OnceLock::new(),
     OnceLock::new(),
 ];
+static XWING: Cell = OnceLock::new();
 static MC: [OnceLock<Keys>; 4] = [
     OnceLock::new(),
     OnceLock::new(),
@@ -229,7 +278,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&sel, rest)) = data.split_first() else {
         return;
     };
-    match sel % 11 {
+    match sel % 12 {
         0 => mlkem("ml-kem-512", &MLKEM[0], rest),
         1 => mlkem("ml-kem-768", &MLKEM[1], rest),
         2 => mlkem("ml-kem-1024", &MLKEM[2], rest),
@@ -240,6 +289,7 @@ fuzz_target!(|data: &[u8]| {
         7 => mceliece::<McEliece348864>("mceliece348864", &MC[0], rest),
         8 => mceliece::<McEliece348864f>("mceliece348864f", &MC[1], rest),
         9 => mceliece::<McEliece348864pc>("mceliece348864pc", &MC[2], rest),
-        _ => mceliece::<McEliece460896>("mceliece460896", &MC[3], rest),
+        10 => mceliece::<McEliece460896>("mceliece460896", &MC[3], rest),
+        _ => xwing(&XWING, rest),
     }
 });

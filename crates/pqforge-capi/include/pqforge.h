@@ -931,6 +931,26 @@
 #define PQFORGE_SLHDSASHAKE256F_CRYPTO_BYTES 49856
 
 /*
+ `x-wing` (X-Wing, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_XWING_CRYPTO_PUBLICKEYBYTES 1216
+
+/*
+ `x-wing` (X-Wing, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_XWING_CRYPTO_SECRETKEYBYTES 32
+
+/*
+ `x-wing` (X-Wing, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_XWING_CRYPTO_CIPHERTEXTBYTES 1120
+
+/*
+ `x-wing` (X-Wing, draft): bytes of the shared secret.
+ */
+#define PQFORGE_XWING_CRYPTO_BYTES 32
+
+/*
  Result of every function: 0 on success, a negative value otherwise.
  */
 typedef enum pqforge_status {
@@ -3458,6 +3478,38 @@ int pqforge_slhdsashake256f_crypto_sign_verify(const uint8_t *sig,
                                                const uint8_t *m,
                                                size_t mlen,
                                                const uint8_t *pk);
+
+/*
+ `x-wing` (X-Wing, draft): key generation into `pk` (PQFORGE_XWING_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_XWING_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_xwing_crypto_kem_keypair(uint8_t *pk,
+                                     uint8_t *sk);
+
+/*
+ `x-wing` (X-Wing, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_XWING_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_XWING_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_xwing_crypto_kem_enc(uint8_t *ct,
+                                 uint8_t *ss,
+                                 const uint8_t *pk);
+
+/*
+ `x-wing` (X-Wing, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_xwing_crypto_kem_dec(uint8_t *ss,
+                                 const uint8_t *ct,
+                                 const uint8_t *sk);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -3555,3 +3555,56 @@ pub unsafe extern "C" fn pqforge_slhdsashake256f_crypto_sign_verify(
     // SAFETY: the same contract as this function's.
     unsafe { crate::sign_verify("slh-dsa-shake-256f", sig, siglen, m, mlen, pk) }
 }
+
+/// `x-wing` (X-Wing, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_XWING_CRYPTO_PUBLICKEYBYTES: usize = 1216;
+/// `x-wing` (X-Wing, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_XWING_CRYPTO_SECRETKEYBYTES: usize = 32;
+/// `x-wing` (X-Wing, draft): bytes of the ciphertext.
+pub const PQFORGE_XWING_CRYPTO_CIPHERTEXTBYTES: usize = 1120;
+/// `x-wing` (X-Wing, draft): bytes of the shared secret.
+pub const PQFORGE_XWING_CRYPTO_BYTES: usize = 32;
+
+/// `x-wing` (X-Wing, draft): key generation into `pk` (PQFORGE_XWING_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_XWING_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "xwing")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_xwing_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("x-wing", pk, sk) }
+}
+
+/// `x-wing` (X-Wing, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_XWING_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_XWING_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "xwing")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_xwing_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("x-wing", ct, ss, pk) }
+}
+
+/// `x-wing` (X-Wing, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "xwing")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_xwing_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("x-wing", ss, ct, sk) }
+}
