@@ -1,0 +1,124 @@
+//! Sampling of the short polynomials from uniform bytes, and the
+//! constant-time sort behind fixed-type (fixed-weight) vectors.
+
+use pqforge_core::ct::barrier_u32;
+
+use crate::poly::mod3;
+
+/// i.i.d. trinary sample: `r[i] = bytes[i] mod 3` for i < n − 1, `r[n−1] = 0`.
+pub(crate) fn iid(r: &mut [u16], bytes: &[u8]) {
+    let n = r.len();
+    for (c, &b) in r[..n - 1].iter_mut().zip(bytes) {
+        *c = mod3(u32::from(b));
+    }
+    r[n - 1] = 0;
+}
+
+/// HRSS "iid+" sample: an i.i.d. sample whose even-index coefficients are
+/// negated when the correlation Σ r\[i\]·r\[i+1\] (coefficients read in
+/// {−1, 0, 1}) is negative, so that it is non-negative.
+pub(crate) fn iid_plus(r: &mut [u16], bytes: &[u8]) {
+    iid(r, bytes);
+    let n = r.len();
+    // {0, 1, 2} -> {0, 1, -1}.
+    let signed = |c: u16| -> i32 { i32::from(c) - 3 * i32::from(c >> 1) };
+    let mut sum = 0i32;
+    for i in 0..n - 1 {
+        sum += signed(r[i]) * signed(r[i + 1]);
+    }
+    // All-ones iff the sum is negative (|sum| < n).
+    let neg = barrier_u32((sum >> 31) as u32) as i32;
+    for i in (0..n).step_by(2) {
+        let v = (signed(r[i]) ^ neg) - neg;
+        // {−1, 0, 1} -> {2, 0, 1}.
+        r[i] = (v + 3 * ((v >> 31) & 1)) as u16;
+    }
+}
+
+/// Fixed-type sample (HPS): `weight/2` coefficients 1, `weight/2`
+/// coefficients 2, the rest 0, among the first n − 1, placed by sorting
+/// 30-bit random keys (read little-endian, 30 bits per coefficient) that
+/// carry the coefficient in their two low bits. `keys` holds n − 1 entries.
+pub(crate) fn fixed_type(r: &mut [u16], bytes: &[u8], weight: usize, keys: &mut [i32]) {
+    let n = r.len();
+    let mut acc = 0u64;
+    let mut bits = 0;
+    let mut src = bytes.iter();
+    for (i, k) in keys.iter_mut().enumerate() {
+        while bits < 30 {
+            acc |= u64::from(*src.next().unwrap_or(&0)) << bits;
+            bits += 8;
+        }
+        let label = u32::from(i < weight / 2) | (u32::from(i >= weight / 2 && i < weight) << 1);
+        *k = ((((acc & 0x3fff_ffff) as u32) << 2) | label) as i32;
+        acc >>= 30;
+        bits -= 30;
+    }
+    sort_i32(keys);
+    for (c, &k) in r[..n - 1].iter_mut().zip(keys.iter()) {
+        *c = (k & 3) as u16;
+    }
+    r[n - 1] = 0;
+}
+
+/// Orders `a` and `b` (min first) without branching on their values.
+#[inline(always)]
+fn minmax(a: &mut i32, b: &mut i32) {
+    let (x, y) = (*a, *b);
+    // All-ones iff y < x (the difference of two i32 fits in an i64).
+    let swap = barrier_u32(((i64::from(y) - i64::from(x)) >> 63) as u32) as i32;
+    let t = (x ^ y) & swap;
+    *a = x ^ t;
+    *b = y ^ t;
+}
+
+/// Sorts `x` ascending with Batcher's odd-even merge network: the sequence
+/// of compared positions depends only on the length (comparators reaching
+/// past the end are dropped, as if the input were padded with +∞).
+pub(crate) fn sort_i32(x: &mut [i32]) {
+    let n = x.len();
+    let mut p = 1;
+    while p < n {
+        let mut k = p;
+        while k >= 1 {
+            let mut j = k % p;
+            while j + k < n {
+                for i in 0..k.min(n - j - k) {
+                    // Public indices only.
+                    if (i + j) / (2 * p) == (i + j + k) / (2 * p) {
+                        let (lo, hi) = x.split_at_mut(i + j + k);
+                        minmax(&mut lo[i + j], &mut hi[0]);
+                    }
+                }
+                j += 2 * k;
+            }
+            k /= 2;
+        }
+        p *= 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    #[test]
+    fn sort_sorts() {
+        let mut seed = 3u64;
+        for n in [1, 2, 3, 5, 17, 100, 508, 1228] {
+            let mut v: Vec<i32> = (0..n)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (seed >> 32) as i32
+                })
+                .collect();
+            let mut w = v.clone();
+            w.sort_unstable();
+            sort_i32(&mut v);
+            assert_eq!(v, w, "n = {n}");
+        }
+    }
+}
