@@ -20,7 +20,7 @@ use pqforge_core::ct::{self, barrier_u32};
 use pqforge_core::sponge::sha3_256;
 use zeroize::Zeroize;
 
-use crate::inv::{self, Work};
+use crate::inv;
 use crate::params::{PRF_KEY_BYTES, ParameterSet, SS_BYTES};
 use crate::poly::{
     self, fold, karatsuba, mod3, mod3_phi_n, modq_phi_n, rq_sum_zero_from_bytes, rq_to_s3,
@@ -59,42 +59,14 @@ pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &
     wide.as_mut().zeroize();
 }
 
-/// `r = a⁻¹ mod (3, Φ_n)`, in a frame of its own.
-#[inline(never)]
-fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
-    let mut bufs = [P::POLY_ZERO; 4];
-    {
-        let [f, g, v, w] = &mut bufs;
-        let mut work = Work {
-            f: f.as_mut(),
-            g: g.as_mut(),
-            v: v.as_mut(),
-            w: w.as_mut(),
-        };
-        inv::s3_inverse(r, a, &mut work);
-    }
-    for b in &mut bufs {
-        b.as_mut().zeroize();
-    }
-}
-
 /// `r = a⁻¹` modulo (q, Φ_n) (r is an element of Z_q\[x\]/(x^n − 1) whose
 /// image modulo Φ_n is the inverse): the inverse modulo 2, lifted by four
 /// Newton steps r ← r·(2 − a·r) (precision 2 → 2^32 ≥ q).
 #[inline(never)]
 fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
-    let mut bufs = [P::POLY_ZERO; 4];
-    {
-        let [f, g, v, w] = &mut bufs;
-        let mut work = Work {
-            f: f.as_mut(),
-            g: g.as_mut(),
-            v: v.as_mut(),
-            w: w.as_mut(),
-        };
-        inv::r2_inverse(r, a, &mut work);
-    }
-    let [neg_a, c, s, _] = &mut bufs;
+    inv::r2_inverse(r, a);
+    let mut bufs = [P::POLY_ZERO; 3];
+    let [neg_a, c, s] = &mut bufs;
     let (neg_a, c, s) = (neg_a.as_mut(), c.as_mut(), s.as_mut());
     for (x, &y) in neg_a.iter_mut().zip(a) {
         *x = y.wrapping_neg();
@@ -204,7 +176,7 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
         t3.as_mut(),
     );
     sample_fg::<P>(f, g, seed);
-    s3_inverse::<P>(t1, f);
+    inv::s3_inverse(t1, f);
     s3_to_bytes(&mut dk[..tb], f);
     s3_to_bytes(&mut dk[tb..2 * tb], t1);
     z3_to_zq(f, P::Q);
