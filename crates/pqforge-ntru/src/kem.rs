@@ -21,10 +21,10 @@ use pqforge_core::sponge::sha3_256;
 use zeroize::Zeroize;
 
 use crate::inv;
-use crate::params::{PRF_KEY_BYTES, ParameterSet, SS_BYTES};
+use crate::params::{PRF_KEY_BYTES, ParameterSet, SS_BYTES, padded_len};
 use crate::poly::{
     self, fold, karatsuba, mod3, mod3_phi_n, modq_phi_n, rq_sum_zero_from_bytes, rq_to_s3,
-    s3_from_bytes, s3_to_bytes, schoolbook, sq_from_bytes, sq_to_bytes, trinary_zq_to_z3, z3_to_zq,
+    s3_from_bytes, s3_to_bytes, sq_from_bytes, sq_to_bytes, trinary_zq_to_z3, z3_to_zq,
 };
 use crate::sample;
 
@@ -39,7 +39,7 @@ pub(crate) trait Backend {
     /// Base case of the Karatsuba product: `r = a·b`, 2m coefficients,
     /// m ≤ [`KARATSUBA_BASE`](crate::params::KARATSUBA_BASE).
     fn base_mul(r: &mut [u16], a: &[u16], b: &[u16]) {
-        schoolbook(r, a, b);
+        poly::base_mul(r, a, b);
     }
 
     /// The full product `r = a·b` (2m coefficients) with scratch `s`.
@@ -49,13 +49,20 @@ pub(crate) trait Backend {
 }
 
 /// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16), in a frame of its
-/// own (the product and the Karatsuba scratch, wiped on return).
+/// own (the zero-padded operands, the product and the Karatsuba scratch,
+/// wiped on return).
 #[inline(never)]
 pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    let m = padded_len(P::N);
     let mut wide = P::WIDE_ZERO;
-    let (prod, s) = wide.as_mut().split_at_mut(2 * P::N);
-    B::mul_wide(prod, a, b, s);
-    fold(r, prod);
+    let (pa, rest) = wide.as_mut().split_at_mut(m);
+    let (pb, rest) = rest.split_at_mut(m);
+    let (prod, s) = rest.split_at_mut(2 * m);
+    pa[..P::N].copy_from_slice(a);
+    pb[..P::N].copy_from_slice(b);
+    B::mul_wide(prod, pa, pb, s);
+    // The product has degree below 2n − 1: fold it modulo x^n − 1.
+    fold(r, &prod[..2 * P::N]);
     wide.as_mut().zeroize();
 }
 

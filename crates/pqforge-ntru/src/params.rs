@@ -19,6 +19,29 @@ pub const PRF_KEY_BYTES: usize = 32;
 /// Largest schoolbook block of the Karatsuba recursion.
 pub(crate) const KARATSUBA_BASE: usize = 32;
 
+/// Operand length of the ring product for degree n: n rounded up to
+/// b·2^L with L the fewest halvings that bring ⌈n/2^L⌉ to at most
+/// [`KARATSUBA_BASE`] and b = ⌈n/2^L⌉ rounded up to a multiple of 4, so
+/// that every Karatsuba split is exact and every base block has b
+/// coefficients (509 → 32·16, 677 → 24·32, 821 → 28·32, 1229 → 20·64,
+/// 701 → 24·32, 1373 → 24·64).
+#[must_use]
+pub const fn padded_len(n: usize) -> usize {
+    let mut levels = 0;
+    while n.div_ceil(1 << levels) > KARATSUBA_BASE {
+        levels += 1;
+    }
+    n.div_ceil(1 << levels).div_ceil(4) * 4 * (1 << levels)
+}
+
+/// Coefficients of the ring product's frame for degree n: the two padded
+/// operands, their full product and the Karatsuba scratch.
+#[must_use]
+pub const fn wide_len(n: usize) -> usize {
+    let m = padded_len(n);
+    4 * m + karatsuba_scratch(m)
+}
+
 /// Scratch coefficients of the Karatsuba recursion for `m`-coefficient
 /// operands: each level keeps its two operand sums and its middle product
 /// (4·⌈m/2⌉) while recursing into the middle product.
@@ -92,8 +115,7 @@ pub trait ParameterSet:
     type Poly: Copy + AsRef<[u16]> + AsMut<[u16]>;
     /// The zero ring element.
     const POLY_ZERO: Self::Poly;
-    /// The full product of two ring elements (2n coefficients) followed by
-    /// the Karatsuba scratch.
+    /// The frame of the ring product ([`wide_len`]).
     type Wide: AsRef<[u16]> + AsMut<[u16]>;
     /// Zeroed product space.
     const WIDE_ZERO: Self::Wide;
@@ -119,8 +141,11 @@ macro_rules! parameter_set {
             const HPS: bool = $hps;
             type Poly = [u16; $n];
             const POLY_ZERO: Self::Poly = [0; $n];
-            type Wide = [u16; 2 * $n + karatsuba_scratch($n)];
-            const WIDE_ZERO: Self::Wide = [0; 2 * $n + karatsuba_scratch($n)];
+            type Wide = [u16; wide_len($n)];
+            // No heap: the ring product's frame (24 KB for n = 1373, 12 KB
+            // for n = 701) lives on the stack of `kem::rq_mul` only.
+            #[allow(clippy::large_stack_arrays)]
+            const WIDE_ZERO: Self::Wide = [0; wide_len($n)];
             type Sort = [i32; $n - 1];
             const SORT_ZERO: Self::Sort = [0; $n - 1];
         }
@@ -167,5 +192,7 @@ mod tests {
         assert_eq!(sizes::<NtruHps40961229>(), (1842, 2366));
         assert_eq!(sizes::<NtruHrss701>(), (1138, 1450));
         assert_eq!(sizes::<NtruHrss1373>(), (2401, 2983));
+        let padded = [509, 677, 821, 1229, 701, 1373].map(padded_len);
+        assert_eq!(padded, [512, 768, 896, 1280, 768, 1536]);
     }
 }

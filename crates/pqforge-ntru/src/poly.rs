@@ -87,6 +87,49 @@ pub(crate) fn schoolbook(r: &mut [u16], a: &[u16], b: &[u16]) {
     }
 }
 
+/// Schoolbook `r = a·b` (2B coefficients) for B-coefficient operands
+/// (B ≤ 32, a multiple of 4), output-stationary: each group of 8
+/// consecutive product coefficients is accumulated in one `[u16; 8]` from
+/// windows of `b` zero-padded on both sides, so that no store is reloaded
+/// at another offset (which stalls store forwarding), and only the a\[i\]
+/// that meet the group are visited.
+#[inline(always)]
+pub(crate) fn schoolbook_fixed<const B: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    const L: usize = 8;
+    let a: &[u16; B] = a.try_into().expect("block size");
+    // bz[B + j] = b[j], zero outside 0 ≤ j < B.
+    let mut bz = [0u16; 96];
+    bz[B..2 * B].copy_from_slice(b);
+    for t in 0..2 * B / L {
+        let k0 = t * L;
+        let mut acc = [0u16; L];
+        // Only a[i] with k0 − B < i < k0 + L meet b inside this group.
+        let lo = (k0 + 1).saturating_sub(B);
+        let hi = (k0 + L).min(B);
+        for i in lo..hi {
+            let ai = a[i];
+            let win: &[u16; L] = bz[B + k0 - i..B + k0 - i + L].try_into().expect("window");
+            for l in 0..L {
+                acc[l] = acc[l].wrapping_add(ai.wrapping_mul(win[l]));
+            }
+        }
+        r[k0..k0 + L].copy_from_slice(&acc);
+    }
+}
+
+/// The portable base case of [`karatsuba`]: fixed-size schoolbook for the
+/// block sizes of [`padded_len`](crate::params::padded_len), the generic
+/// one otherwise.
+pub(crate) fn base_mul(r: &mut [u16], a: &[u16], b: &[u16]) {
+    match a.len() {
+        20 => schoolbook_fixed::<20>(r, a, b),
+        24 => schoolbook_fixed::<24>(r, a, b),
+        28 => schoolbook_fixed::<28>(r, a, b),
+        32 => schoolbook_fixed::<32>(r, a, b),
+        _ => schoolbook(r, a, b),
+    }
+}
+
 /// Folds a full product (2n coefficients) into `r` modulo x^n − 1.
 pub(crate) fn fold(r: &mut [u16], wide: &[u16]) {
     let n = r.len();
@@ -280,7 +323,9 @@ mod tests {
     #[test]
     fn karatsuba_matches_schoolbook() {
         let mut seed = 1;
-        for m in [1, 2, 31, 32, 33, 63, 100, 509, 701, 1373] {
+        for m in [
+            1, 2, 20, 24, 28, 31, 32, 33, 48, 63, 100, 509, 512, 701, 768, 896, 1280, 1373, 1536,
+        ] {
             let a = rand_poly(&mut seed, m);
             let b = rand_poly(&mut seed, m);
             let mut want = vec![0u16; 2 * m];
@@ -289,6 +334,9 @@ mod tests {
             let mut s = vec![0u16; crate::params::karatsuba_scratch(m)];
             karatsuba(&mut got, &a, &b, &mut s, &schoolbook);
             assert_eq!(got, want, "m = {m}");
+            got.fill(0);
+            karatsuba(&mut got, &a, &b, &mut s, &base_mul);
+            assert_eq!(got, want, "m = {m} (fixed blocks)");
         }
     }
 
