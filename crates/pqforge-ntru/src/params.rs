@@ -17,7 +17,7 @@ pub const SS_BYTES: usize = 32;
 pub const PRF_KEY_BYTES: usize = 32;
 
 /// Largest schoolbook block of the Karatsuba recursion.
-pub(crate) const KARATSUBA_BASE: usize = 32;
+pub const KARATSUBA_BASE: usize = 32;
 
 /// Operand length of the ring product for degree n: n rounded up to
 /// b·2^L with L the fewest halvings that bring ⌈n/2^L⌉ to at most
