@@ -3,5 +3,6 @@
 //! link the crate and its dependencies once per file, and `cargo test` runs
 //! test binaries one after another.
 
+mod backends;
 mod kat;
 mod robustness;

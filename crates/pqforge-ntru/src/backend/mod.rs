@@ -5,12 +5,24 @@
 //! params → poly, sample, inv → kem → backend → contract).
 //!
 //! * [`Portable`] (`portable.rs`): the reference, every target.
+//! * `avx2` (`avx2.rs`): the ring product's base case on 16-lane vectors,
+//!   the whole operation compiled for AVX2; x86_64 only, left out by
+//!   `--cfg pqforge_backend="portable"`.
 //!
 //! A public call hands its whole operation (an [`Operation`]: the protocol
 //! written once, generic over the backend) to [`run`], which asks the CPU
 //! once and runs the operation instantiated for the best backend.
 
 mod portable;
+
+pqforge_core::x86_simd! {
+    mod avx2;
+    use pqforge_core::cpu::Avx2;
+}
+// rustfmt does not follow `mod` items inside a macro call: this
+// never-compiled twin lets `cargo fmt` reach the file.
+#[cfg(any())]
+mod avx2;
 
 pub(crate) use portable::Portable;
 
@@ -28,6 +40,23 @@ pub(crate) trait Operation {
 /// Runs `op` on the fastest backend this CPU supports: the one CPU check
 /// of a public call.
 pub(crate) fn run<O: Operation>(op: O) -> O::Output {
+    pqforge_core::x86_simd! {{
+        if let Some(token) = Avx2::detect() {
+            return avx2::run(token, op);
+        }
+    }}
+    if pqforge_core::cpu::X86_SIMD {
+        // This frame stays live under the SIMD entry above: keep the
+        // portable path's locals out of it.
+        run_portable(op)
+    } else {
+        op.run::<Portable>()
+    }
+}
+
+/// `op` on the portable backend, out of line (see [`run`]).
+#[inline(never)]
+fn run_portable<O: Operation>(op: O) -> O::Output {
     op.run::<Portable>()
 }
 
@@ -88,5 +117,10 @@ pub(crate) fn run_on<O: Operation>(which: Which, op: O) -> Option<O::Output> {
     if which == Which::Portable {
         return Some(op.run::<Portable>());
     }
+    pqforge_core::x86_simd! {{
+        if which == Which::Avx2 {
+            return Avx2::detect().map(|token| avx2::run(token, op));
+        }
+    }}
     None
 }
