@@ -36,15 +36,11 @@ pub(crate) trait Backend {
     /// The backend's name (`portable`, `avx2`).
     const NAME: &'static str;
 
-    /// Base case of the Karatsuba product: `r = a·b`, 2m coefficients,
-    /// m ≤ [`KARATSUBA_BASE`](crate::params::KARATSUBA_BASE).
-    fn base_mul(r: &mut [u16], a: &[u16], b: &[u16]) {
-        poly::base_mul(r, a, b);
-    }
-
-    /// The full product `r = a·b` (2m coefficients) with scratch `s`.
+    /// The full product `r = a·b` (2m coefficients, m-coefficient
+    /// operands) with scratch `s`
+    /// ([`karatsuba_scratch(m)`](crate::params::karatsuba_scratch)).
     fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
-        karatsuba(r, a, b, s, &Self::base_mul);
+        karatsuba(r, a, b, s);
     }
 }
 

@@ -24,56 +24,70 @@ pub(crate) fn div3(x: u32) -> u32 {
     (x * 43691) >> 17
 }
 
-/// `r = a·b` (2m coefficients, the last one zero) for m-coefficient `a` and
-/// `b`, by Karatsuba down to blocks of at most
+/// Defines a Karatsuba product `fn $name(r, a, b, s)`: `r = a·b` (2m
+/// coefficients, the last one zero) for m-coefficient `a` and `b`,
+/// recursing down to blocks of at most
 /// [`KARATSUBA_BASE`](crate::params::KARATSUBA_BASE) coefficients, which
-/// `base` multiplies. `s` is scratch
-/// ([`karatsuba_scratch(m)`](crate::params::karatsuba_scratch)).
-pub(crate) fn karatsuba(
-    r: &mut [u16],
-    a: &[u16],
-    b: &[u16],
-    s: &mut [u16],
-    base: &impl Fn(&mut [u16], &[u16], &[u16]),
-) {
-    let m = a.len();
-    debug_assert!(b.len() == m && r.len() >= 2 * m);
-    if m <= crate::params::KARATSUBA_BASE {
-        base(&mut r[..2 * m], a, b);
-        return;
-    }
-    // a = a0 + x^h a1 with |a0| = h ≥ |a1| = l.
-    let h = m.div_ceil(2);
-    let l = m - h;
-    let (a0, a1) = a.split_at(h);
-    let (b0, b1) = b.split_at(h);
-    {
-        let (r0, r1) = r.split_at_mut(2 * h);
-        karatsuba(r0, a0, b0, s, base);
-        karatsuba(&mut r1[..2 * l], a1, b1, s, base);
-    }
-    let (sa, rest) = s.split_at_mut(h);
-    let (sb, rest) = rest.split_at_mut(h);
-    let (mid, rest) = rest.split_at_mut(2 * h);
-    sa.copy_from_slice(a0);
-    sb.copy_from_slice(b0);
-    for i in 0..l {
-        sa[i] = sa[i].wrapping_add(a1[i]);
-        sb[i] = sb[i].wrapping_add(b1[i]);
-    }
-    karatsuba(mid, sa, sb, rest, base);
-    // mid = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1, added at x^h.
-    for i in 0..2 * h {
-        mid[i] = mid[i].wrapping_sub(r[i]);
-    }
-    for i in 0..2 * l {
-        mid[i] = mid[i].wrapping_sub(r[2 * h + i]);
-    }
-    // The top coefficient of `mid` is zero: 3h − 1 ≤ 2m coefficients.
-    for i in 0..2 * h - 1 {
-        r[h + i] = r[h + i].wrapping_add(mid[i]);
-    }
+/// `$base` multiplies; `s` is scratch
+/// ([`karatsuba_scratch(m)`](crate::params::karatsuba_scratch)). A macro so
+/// that a SIMD backend instantiates it with its `#[target_feature]` (the
+/// additions are then compiled for that instruction set too).
+macro_rules! karatsuba_fn {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident, base = $base:path) => {
+        $(#[$attr])*
+        $vis fn $name(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
+            let m = a.len();
+            debug_assert!(b.len() == m && r.len() >= 2 * m);
+            if m <= $crate::params::KARATSUBA_BASE {
+                $base(&mut r[..2 * m], a, b);
+                return;
+            }
+            // a = a0 + x^h a1 with |a0| = h ≥ |a1| = l.
+            let h = m.div_ceil(2);
+            let l = m - h;
+            let (a0, a1) = a.split_at(h);
+            let (b0, b1) = b.split_at(h);
+            {
+                let (r0, r1) = r.split_at_mut(2 * h);
+                $name(r0, a0, b0, s);
+                $name(&mut r1[..2 * l], a1, b1, s);
+            }
+            let (sa, rest) = s.split_at_mut(h);
+            let (sb, rest) = rest.split_at_mut(h);
+            let (mid, rest) = rest.split_at_mut(2 * h);
+            sa.copy_from_slice(a0);
+            sb.copy_from_slice(b0);
+            for i in 0..l {
+                sa[i] = sa[i].wrapping_add(a1[i]);
+                sb[i] = sb[i].wrapping_add(b1[i]);
+            }
+            $name(mid, sa, sb, rest);
+            // mid = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1, added at x^h.
+            for i in 0..2 * h {
+                mid[i] = mid[i].wrapping_sub(r[i]);
+            }
+            for i in 0..2 * l {
+                mid[i] = mid[i].wrapping_sub(r[2 * h + i]);
+            }
+            // The top coefficient of `mid` is zero: 3h − 1 ≤ 2m coefficients.
+            for i in 0..2 * h - 1 {
+                r[h + i] = r[h + i].wrapping_add(mid[i]);
+            }
+        }
+    };
 }
+pub(crate) use karatsuba_fn;
+
+karatsuba_fn!(
+    /// The portable Karatsuba product (base case [`base_mul`]).
+    pub(crate) fn karatsuba, base = base_mul
+);
+
+#[cfg(test)]
+karatsuba_fn!(
+    /// Karatsuba on the generic schoolbook (tests).
+    fn karatsuba_generic, base = schoolbook
+);
 
 /// Schoolbook `r = a·b` (2m coefficients) for short operands: the portable
 /// base case of [`karatsuba`].
@@ -332,10 +346,10 @@ mod tests {
             schoolbook(&mut want, &a, &b);
             let mut got = vec![0u16; 2 * m];
             let mut s = vec![0u16; crate::params::karatsuba_scratch(m)];
-            karatsuba(&mut got, &a, &b, &mut s, &schoolbook);
+            karatsuba_generic(&mut got, &a, &b, &mut s);
             assert_eq!(got, want, "m = {m}");
             got.fill(0);
-            karatsuba(&mut got, &a, &b, &mut s, &base_mul);
+            karatsuba(&mut got, &a, &b, &mut s);
             assert_eq!(got, want, "m = {m} (fixed blocks)");
         }
     }

@@ -1,6 +1,6 @@
-//! The AVX2 backend: the base case of the Karatsuba ring product on
-//! 16-lane `u16` vectors (`vpmullw` / `vpaddw`), the whole operation
-//! compiled with AVX2 enabled.
+//! The AVX2 backend: the Karatsuba ring product compiled for AVX2, its
+//! base case on 16-lane `u16` vectors (`vpmullw` / `vpaddw`), the whole
+//! operation compiled with AVX2 enabled.
 //!
 //! The kernel type [`Avx2Kernels`] is private to this module and named only
 //! in [`run`], which takes the [`Avx2`] token: so its kernels only ever run
@@ -24,25 +24,55 @@ struct Avx2Kernels;
 impl Backend for Avx2Kernels {
     const NAME: &'static str = "avx2";
 
-    fn base_mul(r: &mut [u16], a: &[u16], b: &[u16]) {
+    fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
         // SAFETY: `Avx2Kernels` is only instantiated by `run`, whose
         // `Avx2` token proves that this CPU has AVX2.
-        unsafe { base_mul(r, a, b) }
+        unsafe { karatsuba(r, a, b, s) }
     }
 }
 
-/// `r = a·b` (2m coefficients) for m ≤ 32: output-stationary, the 64
-/// product coefficients in four registers, each a\[i\] broadcast and
-/// multiplied with four 16-coefficient windows of `b` zero-padded on both
-/// sides (loads only: no store is reloaded).
+crate::poly::karatsuba_fn!(
+    /// The Karatsuba product compiled for AVX2, on [`base_mul`].
+    #[target_feature(enable = "avx2")]
+    fn karatsuba, base = base_mul
+);
+
+/// `r = a·b` (2m coefficients) for m ≤ 32: the fixed-size kernel for the
+/// block sizes of [`padded_len`](crate::params::padded_len), operands
+/// zero-padded to 32 coefficients otherwise.
 #[target_feature(enable = "avx2")]
 fn base_mul(r: &mut [u16], a: &[u16], b: &[u16]) {
     let m = a.len();
     assert!(m <= KARATSUBA_BASE && b.len() == m && r.len() >= 2 * m);
-    // bz[32 + j] = b[j], zero outside 0 ≤ j < m.
+    match m {
+        20 => base_fixed::<20, 3>(r, a, b),
+        24 => base_fixed::<24, 3>(r, a, b),
+        28 => base_fixed::<28, 4>(r, a, b),
+        32 => base_fixed::<32, 4>(r, a, b),
+        _ => {
+            // Zero-padding both operands leaves the product unchanged.
+            let (mut pa, mut pb, mut pr) = ([0u16; 32], [0u16; 32], [0u16; 64]);
+            pa[..m].copy_from_slice(a);
+            pb[..m].copy_from_slice(b);
+            base_fixed::<32, 4>(&mut pr, &pa, &pb);
+            r[..2 * m].copy_from_slice(&pr[..2 * m]);
+        }
+    }
+}
+
+/// `r = a·b` (2M coefficients) for M-coefficient operands, G = ⌈2M/16⌉
+/// accumulators: output-stationary, the product coefficients in G
+/// registers, each a\[i\] broadcast and multiplied with G 16-coefficient
+/// windows of `b` zero-padded on both sides (loads only: no store is
+/// reloaded).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn base_fixed<const M: usize, const G: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    let a: &[u16; M] = a.try_into().expect("block");
+    // bz[32 + j] = b[j], zero outside 0 ≤ j < M.
     let mut bz = [0u16; 96];
-    bz[32..32 + m].copy_from_slice(b);
-    let mut acc: [__m256i; 4] = [_mm256_setzero_si256(); 4];
+    bz[32..32 + M].copy_from_slice(&b[..M]);
+    let mut acc: [__m256i; G] = [_mm256_setzero_si256(); G];
     for (i, &ai) in a.iter().enumerate() {
         let x = _mm256_set1_epi16(ai as i16);
         for (t, acc_t) in acc.iter_mut().enumerate() {
@@ -62,7 +92,7 @@ fn base_mul(r: &mut [u16], a: &[u16], b: &[u16]) {
         // are allowed.
         unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), *acc_t) };
     }
-    r[..2 * m].copy_from_slice(&out[..2 * m]);
+    r[..2 * M].copy_from_slice(&out[..2 * M]);
 }
 
 /// `op` instantiated for this backend and compiled for AVX2.
