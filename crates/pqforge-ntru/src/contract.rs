@@ -96,6 +96,12 @@ macro_rules! kem_impl {
                 Ok(())
             }
 
+            fn derive_ek(dk: &Self::DkBytes, ek: &mut Self::EkBytes) -> Result<(), Error> {
+                prepare_dk::<Self>(dk)?;
+                backend::run(DeriveEk::<Self> { dk, ek });
+                Ok(())
+            }
+
             fn decaps_into(dk: PreparedDk<'_, Self>, ct: &Self::CtBytes, ss: &mut Self::SsBytes) {
                 backend::run(Decaps::<Self> {
                     dk: dk.bytes(),
@@ -251,5 +257,20 @@ impl<P: ParameterSet> Operation for Decaps<'_, P> {
     #[inline(always)]
     fn run<B: Backend>(self) {
         kem::decaps::<P, B>(self.dk.as_ref(), self.ct.as_ref(), self.ss);
+    }
+}
+
+/// The public key a decapsulation key determines.
+pub(crate) struct DeriveEk<'a, P: ParameterSet> {
+    pub(crate) dk: &'a P::DkBytes,
+    pub(crate) ek: &'a mut P::EkBytes,
+}
+
+impl<P: ParameterSet> Operation for DeriveEk<'_, P> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<B: Backend>(self) {
+        kem::derive_ek::<P, B>(self.dk.as_ref(), self.ek.as_mut());
     }
 }

@@ -325,3 +325,41 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut
         p.zeroize();
     }
 }
+
+/// n⁻¹ modulo 2^16 (n odd), by Newton's iteration x ← x·(2 − n·x).
+const fn inverse_mod_2_16(n: usize) -> u16 {
+    let n = n as u16;
+    let mut x = n; // correct to 3 bits: n·n ≡ 1 (mod 8)
+    let mut i = 0;
+    while i < 4 {
+        x = x.wrapping_mul(2u16.wrapping_sub(n.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+/// The public key a decapsulation key determines: h is the inverse of the
+/// stored h⁻¹ modulo (q, Φ_n), made a multiple of x − 1 (h(1) ≡ 0 mod q,
+/// as key generation's h = g·(gf)⁻¹·g is, g(1) being 0) by adding
+/// −h(1)/n·Φ_n; the n − 1 packed coefficients are then those key
+/// generation wrote.
+pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
+    let tb = P::TRINARY_BYTES;
+    let mut hinv = P::POLY_ZERO;
+    let mut h = P::POLY_ZERO;
+    let (hinv, h) = (hinv.as_mut(), h.as_mut());
+    sq_from_bytes(hinv, &dk[2 * tb..2 * tb + P::Q_BYTES], P::LOGQ);
+    rq_inverse::<P, B>(h, hinv);
+    modq_phi_n(h);
+    let mut sum = 0u16;
+    for &c in h.iter() {
+        sum = sum.wrapping_add(c);
+    }
+    let c = sum.wrapping_neg().wrapping_mul(inverse_mod_2_16(P::N));
+    for x in h.iter_mut() {
+        *x = x.wrapping_add(c);
+    }
+    sq_to_bytes(ek, h, P::LOGQ);
+    hinv.zeroize();
+    h.zeroize();
+}

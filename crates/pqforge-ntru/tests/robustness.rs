@@ -92,6 +92,18 @@ fn typed<P: ParameterSet>(tag: u8) {
     assert_eq!((ek.as_ref(), dk.as_ref()), (ek2.as_ref(), dk2.as_ref()));
     assert_eq!((ct.as_ref(), ss.as_ref()), (ct2.as_ref(), ss2.as_ref()));
 
+    // The public key is recomputed from the decapsulation key.
+    let mut derived = P::EkBytes::zeroed();
+    let mut dk_bytes = P::DkBytes::zeroed();
+    dk_bytes.as_mut().copy_from_slice(dk.as_ref());
+    P::derive_ek(&dk_bytes, &mut derived).expect("derive");
+    assert_eq!(derived.as_ref(), ek.as_ref(), "{}: derive_ek", P::INFO.name);
+    let mut via_dyn = vec![0u8; P::ENCAPS_KEY_BYTES];
+    pqforge_core::KemAlg::<P>::DYN
+        .encaps_key_from_dk(dk.as_ref(), &mut via_dyn)
+        .expect("dynamic derive");
+    assert_eq!(via_dyn, ek.as_ref());
+
     // Non-canonical trinary bytes in the decapsulation key.
     for pos in [0, P::TRINARY_BYTES, P::TRINARY_BYTES - 1] {
         let mut bad = dk.as_ref().to_vec();
