@@ -65,8 +65,10 @@ pub(crate) fn fixed_type(r: &mut [u16], bytes: &[u8], weight: usize, keys: &mut 
 #[inline(always)]
 fn minmax(a: &mut i32, b: &mut i32) {
     let (x, y) = (*a, *b);
-    // All-ones iff y < x (the difference of two i32 fits in an i64).
-    let swap = barrier_u32(((i64::from(y) - i64::from(x)) >> 63) as u32) as i32;
+    // CT: all-ones iff y < x, from the sign of the 64-bit difference (as
+    // the McEliece sort's compare-exchange; a barrier here would cost a
+    // stack round trip per comparator).
+    let swap = ((i64::from(y) - i64::from(x)) >> 63) as i32;
     let t = (x ^ y) & swap;
     *a = x ^ t;
     *b = y ^ t;
@@ -75,6 +77,10 @@ fn minmax(a: &mut i32, b: &mut i32) {
 /// Sorts `x` ascending with Batcher's odd-even merge network: the sequence
 /// of compared positions depends only on the length (comparators reaching
 /// past the end are dropped, as if the input were padded with +∞).
+///
+/// Stage (p, k) compares positions i and i + k for the i that lie, with
+/// i + k, in one block of 2p; those form contiguous runs, each done as one
+/// loop over two slices.
 pub(crate) fn sort_i32(x: &mut [i32]) {
     let n = x.len();
     let mut p = 1;
@@ -83,12 +89,22 @@ pub(crate) fn sort_i32(x: &mut [i32]) {
         while k >= 1 {
             let mut j = k % p;
             while j + k < n {
-                for i in 0..k.min(n - j - k) {
-                    // Public indices only.
-                    if (i + j) / (2 * p) == (i + j + k) / (2 * p) {
-                        let (lo, hi) = x.split_at_mut(i + j + k);
-                        minmax(&mut lo[i + j], &mut hi[0]);
+                // Positions j .. j + count (count ≤ k), those whose partner
+                // is in the same 2p-block: within each block, its first
+                // 2p − k positions.
+                let end = j + k.min(n - j - k);
+                let mut start = j;
+                while start < end {
+                    let block = start & !(2 * p - 1);
+                    let run_end = (block + 2 * p - k).min(end);
+                    if start < run_end {
+                        // run_end ≤ j + k ≤ start + k: the slices are disjoint.
+                        let (lo, hi) = x.split_at_mut(start + k);
+                        for (a, b) in lo[start..run_end].iter_mut().zip(hi.iter_mut()) {
+                            minmax(a, b);
+                        }
                     }
+                    start = block + 2 * p;
                 }
                 j += 2 * k;
             }
