@@ -171,9 +171,11 @@ fn prepare_ek<P: ParameterSet>(ek: &[u8]) -> Result<(), Error> {
 }
 
 /// `Kem::prepare_dk`: f and f⁻¹ mod 3 must be canonical base-3 packings
-/// (every byte below 3^5, the last below 3^(digits it holds)), and h⁻¹ must
-/// have zero padding bits. Only the verdict is made public.
-fn prepare_dk<P: ParameterSet>(dk: &[u8]) -> Result<(), Error> {
+/// (every byte below 3^5, the last below 3^(digits it holds)), h⁻¹ must
+/// have zero padding bits, and f·f⁻¹ ≡ 1 (mod (3, Φ_n)). Only the verdicts
+/// are made public. Done once per key, not per decapsulation.
+fn prepare_dk<P: ParameterSet>(dk_bytes: &P::DkBytes) -> Result<(), Error> {
+    let dk = dk_bytes.as_ref();
     let tb = P::TRINARY_BYTES;
     let bad = poly::s3_noncanonical(&dk[..tb], P::PACK_DEG)
         | poly::s3_noncanonical(&dk[tb..2 * tb], P::PACK_DEG);
@@ -186,6 +188,13 @@ fn prepare_dk<P: ParameterSet>(dk: &[u8]) -> Result<(), Error> {
     if poly::padding_nonzero(&dk[2 * tb..2 * tb + P::Q_BYTES], P::PACK_DEG, P::LOGQ) != 0 {
         return Err(Error::Encoding(
             "decapsulation key: nonzero padding bits after h⁻¹",
+        ));
+    }
+    let bad = backend::run(CheckDk::<P> { dk: dk_bytes });
+    // Declassified: whether the key is consistent is public.
+    if ctgrind::declassify_val(bad) != 0 {
+        return Err(Error::InvalidKey(
+            "decapsulation key: f⁻¹ is not the inverse of f modulo (3, Φ_n)",
         ));
     }
     Ok(())
@@ -272,5 +281,19 @@ impl<P: ParameterSet> Operation for DeriveEk<'_, P> {
     #[inline(always)]
     fn run<B: Backend>(self) {
         kem::derive_ek::<P, B>(self.dk.as_ref(), self.ek.as_mut());
+    }
+}
+
+/// The decapsulation-key consistency check: 0 iff f·f⁻¹ ≡ 1 (mod (3, Φ_n)).
+pub(crate) struct CheckDk<'a, P: ParameterSet> {
+    pub(crate) dk: &'a P::DkBytes,
+}
+
+impl<P: ParameterSet> Operation for CheckDk<'_, P> {
+    type Output = u32;
+
+    #[inline(always)]
+    fn run<B: Backend>(self) -> u32 {
+        kem::check_dk::<P, B>(self.dk.as_ref())
     }
 }

@@ -363,3 +363,25 @@ pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
     hinv.zeroize();
     h.zeroize();
 }
+
+/// Consistency of a decapsulation key: 1 unless f·f⁻¹ ≡ 1 (mod (3, Φ_n))
+/// for the stored f and f⁻¹ (constant time; 0 if consistent).
+pub(crate) fn check_dk<P: ParameterSet, B: Backend>(dk: &[u8]) -> u32 {
+    let tb = P::TRINARY_BYTES;
+    let mut f = P::POLY_ZERO;
+    let mut finv = P::POLY_ZERO;
+    let mut prod = P::POLY_ZERO;
+    let (f, finv, prod) = (f.as_mut(), finv.as_mut(), prod.as_mut());
+    s3_from_bytes(f, &dk[..tb]);
+    s3_from_bytes(finv, &dk[tb..2 * tb]);
+    rq_mul::<P, B>(prod, f, finv);
+    mod3_phi_n(prod);
+    let mut t = u32::from(prod[0] ^ 1);
+    for &c in &prod[1..] {
+        t |= u32::from(c);
+    }
+    for p in [f, finv, prod] {
+        p.zeroize();
+    }
+    (t.wrapping_neg() >> 31) & 1
+}

@@ -104,6 +104,18 @@ fn typed<P: ParameterSet>(tag: u8) {
         .expect("dynamic derive");
     assert_eq!(via_dyn, ek.as_ref());
 
+    // A canonical but inconsistent f⁻¹ (one trit changed) is an invalid key.
+    let mut bad = dk.as_ref().to_vec();
+    bad[P::TRINARY_BYTES] = if bad[P::TRINARY_BYTES] == 0 { 1 } else { 0 };
+    assert!(
+        matches!(
+            DecapsKey::<P>::try_from(bad.as_slice()),
+            Err(Error::InvalidKey(_))
+        ),
+        "{}: inconsistent f⁻¹ accepted",
+        P::INFO.name
+    );
+
     // Non-canonical trinary bytes in the decapsulation key.
     for pos in [0, P::TRINARY_BYTES, P::TRINARY_BYTES - 1] {
         let mut bad = dk.as_ref().to_vec();
