@@ -106,7 +106,7 @@ fn typed<P: ParameterSet>(tag: u8) {
 
     // A canonical but inconsistent f⁻¹ (one trit changed) is an invalid key.
     let mut bad = dk.as_ref().to_vec();
-    bad[P::TRINARY_BYTES] = if bad[P::TRINARY_BYTES] == 0 { 1 } else { 0 };
+    bad[P::TRINARY_BYTES] = u8::from(bad[P::TRINARY_BYTES] == 0);
     assert!(
         matches!(
             DecapsKey::<P>::try_from(bad.as_slice()),
