@@ -87,6 +87,19 @@ pub(crate) fn sort_i32(x: &mut [i32]) {
     while p < n {
         let mut k = p;
         while k >= 1 {
+            if k == 1 {
+                // Pairs (j, j + 1), j odd (p > 1) or even (p = 1), both in
+                // one block of 2p: one pass, no runs to find.
+                let mut j = 1 % p;
+                while j + 1 < n {
+                    if (j + 1) & (2 * p - 1) != 0 {
+                        let (lo, hi) = x.split_at_mut(j + 1);
+                        minmax(&mut lo[j], &mut hi[0]);
+                    }
+                    j += 2;
+                }
+                break;
+            }
             let mut j = k % p;
             while j + k < n {
                 // Positions j .. j + count (count ≤ k), those whose partner
