@@ -8,7 +8,8 @@
 use pqforge_core::ByteArray;
 use pqforge_core::ctgrind::{declassify, poison};
 use pqforge_ntru::{
-    Ciphertext, DecapsKey, NtruHps2048509, NtruHps4096821, NtruHrss701, ParameterSet,
+    Ciphertext, DecapsKey, NtruHps2048509, NtruHps2048677, NtruHps4096821, NtruHps40961229,
+    NtruHrss701, NtruHrss1373, ParameterSet,
 };
 
 fn run<K: ParameterSet>() {
@@ -45,6 +46,9 @@ fn run<K: ParameterSet>() {
 
 fn main() {
     run::<NtruHps2048509>();
+    run::<NtruHps2048677>();
     run::<NtruHps4096821>();
+    run::<NtruHps40961229>();
     run::<NtruHrss701>();
+    run::<NtruHrss1373>();
 }
