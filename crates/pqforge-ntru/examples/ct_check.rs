@@ -1,7 +1,7 @@
 //! Constant-time smoke check under valgrind memcheck (build with
 //! `--features ctgrind`, run with `valgrind ./ct_check`): every secret input
 //! is poisoned (key-generation seed, encapsulation seed, the whole
-//! decapsulation key), so memcheck reports any branch or memory index that
+//! decapsulation key; also the public-key derivation from it), so memcheck reports any branch or memory index that
 //! depends on it. Only the documented declassifications (the verdicts of
 //! the key checks) are applied by the library.
 
@@ -29,6 +29,15 @@ fn run<K: ParameterSet>() {
     drop(dk);
     // The whole decapsulation key is secret; its import check runs on it.
     poison(&mut sk);
+    let mut sk_arr = K::DkBytes::zeroed();
+    sk_arr.as_mut().copy_from_slice(&sk);
+    let mut derived = K::EkBytes::zeroed();
+    K::derive_ek(&sk_arr, &mut derived).expect("derivable");
+    declassify(derived.as_mut());
+    // The public key is public, though computed from the poisoned seed.
+    let mut ek_public = ek.as_ref().to_vec();
+    declassify(&mut ek_public);
+    assert_eq!(derived.as_ref(), ek_public.as_slice());
     let dk = DecapsKey::<K>::try_from(sk.as_slice()).expect("valid key");
     let mut k1 = K::decaps(&dk, &ct).as_ref().to_vec();
     let mut bad = ct.as_ref().to_vec();
