@@ -1,0 +1,227 @@
+//! Constant-time inversion modulo (2, Φ_n) and (3, Φ_n).
+//!
+//! Both use the Bernstein–Yang "divstep" iteration on the reversed
+//! polynomials (f = Φ_n, which is its own reversal, and g = the reversal of
+//! the input reduced modulo Φ_n), run for the fixed count 2(n − 1) − 1:
+//! every step is the same sequence of operations, the swap and the
+//! elimination chosen by masks. At the end v holds, reversed and scaled by
+//! f(0), the inverse. The polynomials are bit-sliced (one bit plane for
+//! GF(2), two for GF(3): one word operation per 64 coefficients). Φ_n is
+//! irreducible modulo 2 and 3 for every NTRU
+//! degree, so every input not divisible by Φ_n is invertible.
+//!
+//! The inverse modulo q (a power of two) is lifted from the one modulo 2 by
+//! Newton's iteration in the backend's ring product (see `kem.rs`).
+
+use pqforge_core::ct::barrier_u32;
+use zeroize::Zeroize;
+
+use crate::poly::mod3;
+
+/// 64-bit words of the largest polynomial (n = 1373).
+const MAX_WORDS: usize = 22;
+
+/// A polynomial over GF(2), one bit per coefficient, bit i of word i/64.
+type Bits = [u64; MAX_WORDS];
+
+/// A polynomial over GF(3) as two bit planes: coefficient 1 sets the bit
+/// in `.0`, coefficient 2 in `.1`, 0 in neither.
+#[derive(Clone, Copy, Zeroize)]
+struct Trits(Bits, Bits);
+
+/// `x · X` (coefficients move one place up; bits past the last word drop).
+#[inline(always)]
+fn shl1(x: &mut Bits, words: usize) {
+    for i in (1..words).rev() {
+        x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+    }
+    x[0] <<= 1;
+}
+
+/// `x / X` (coefficients move one place down; the constant term drops).
+#[inline(always)]
+fn shr1(x: &mut Bits, words: usize) {
+    for i in 0..words - 1 {
+        x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    }
+    x[words - 1] >>= 1;
+}
+
+/// Swaps `x` and `y` where `m` is all-ones.
+#[inline(always)]
+fn cswap(x: &mut Bits, y: &mut Bits, m: u64, words: usize) {
+    for i in 0..words {
+        let t = m & (x[i] ^ y[i]);
+        x[i] ^= t;
+        y[i] ^= t;
+    }
+}
+
+/// All-ones iff δ > 0 and `nonzero` (0 or 1), and the δ update of the
+/// divstep: δ ← (swap ? −δ : δ) + 1.
+#[inline(always)]
+fn swap_mask(delta: &mut i32, nonzero: u64) -> u64 {
+    let pos = ((-*delta) >> 31) as u32;
+    let m = barrier_u32(pos & (nonzero as u32).wrapping_neg());
+    let m32 = m as i32;
+    *delta = (*delta ^ (m32 & (*delta ^ -*delta))) + 1;
+    u64::from(m) | (u64::from(m) << 32)
+}
+
+/// `r = a⁻¹ mod (2, Φ_n)` (coefficients in {0, 1}, `r[n−1] = 0`); only
+/// the low bit of each coefficient of `a` is read.
+pub(crate) fn r2_inverse(r: &mut [u16], a: &[u16]) {
+    let n = a.len();
+    let words = n.div_ceil(64);
+    let (mut f, mut g, mut v, mut w) = (
+        [0u64; MAX_WORDS],
+        [0u64; MAX_WORDS],
+        [0u64; MAX_WORDS],
+        [0u64; MAX_WORDS],
+    );
+    w[0] = 1;
+    for i in 0..n {
+        f[i / 64] |= 1 << (i % 64);
+    }
+    // g = reversal of a mod Φ_n.
+    for i in 0..n - 1 {
+        let c = u64::from((a[i] ^ a[n - 1]) & 1);
+        let j = n - 2 - i;
+        g[j / 64] |= c << (j % 64);
+    }
+    let mut delta = 1i32;
+    for _ in 0..2 * (n - 1) - 1 {
+        shl1(&mut v, words);
+        let m = swap_mask(&mut delta, g[0] & 1);
+        cswap(&mut f, &mut g, m, words);
+        cswap(&mut v, &mut w, m, words);
+        // f(0) = 1: g += g(0)·f, w += g(0)·v.
+        let c = (g[0] & f[0] & 1).wrapping_neg();
+        for i in 0..words {
+            g[i] ^= c & f[i];
+            w[i] ^= c & v[i];
+        }
+        shr1(&mut g, words);
+    }
+    for i in 0..n - 1 {
+        let j = n - 2 - i;
+        r[i] = ((v[j / 64] >> (j % 64)) & 1) as u16;
+    }
+    r[n - 1] = 0;
+    for x in [&mut f, &mut g, &mut v, &mut w] {
+        x.zeroize();
+    }
+}
+
+/// `x += c·y` over GF(3) for a scalar c given by its masks (`m1` all-ones
+/// iff c = 1, `m2` iff c = 2).
+#[inline(always)]
+fn add_scaled(x: &mut Trits, y: &Trits, m1: u64, m2: u64, words: usize) {
+    for i in 0..words {
+        // t = c·y: c = 2 exchanges the planes.
+        let t1 = (m1 & y.0[i]) | (m2 & y.1[i]);
+        let t2 = (m1 & y.1[i]) | (m2 & y.0[i]);
+        let (a1, a2) = (x.0[i], x.1[i]);
+        let a0 = !(a1 | a2);
+        let t0 = !(t1 | t2);
+        x.0[i] = (a0 & t1) | (a1 & t0) | (a2 & t2);
+        x.1[i] = (a0 & t2) | (a2 & t0) | (a1 & t1);
+    }
+}
+
+/// The constant coefficient of a trit polynomial, in {0, 1, 2}.
+#[inline(always)]
+fn trit0(x: &Trits) -> u32 {
+    ((x.0[0] & 1) | ((x.1[0] & 1) << 1)) as u32
+}
+
+/// `r = a⁻¹ mod (3, Φ_n)` (coefficients in {0, 1, 2}, `r[n−1] = 0`); `a`
+/// has coefficients in {0, 1, 2}.
+pub(crate) fn s3_inverse(r: &mut [u16], a: &[u16]) {
+    let n = a.len();
+    let words = n.div_ceil(64);
+    let zero = Trits([0; MAX_WORDS], [0; MAX_WORDS]);
+    let (mut f, mut g, mut v, mut w) = (zero, zero, zero, zero);
+    w.0[0] = 1;
+    for i in 0..n {
+        f.0[i / 64] |= 1 << (i % 64);
+    }
+    // g = reversal of a mod Φ_n.
+    let last = u32::from(a[n - 1] & 3);
+    for i in 0..n - 1 {
+        let c = u64::from(mod3(u32::from(a[i] & 3) + 2 * last));
+        let j = n - 2 - i;
+        g.0[j / 64] |= (c & 1) << (j % 64);
+        g.1[j / 64] |= (c >> 1) << (j % 64);
+    }
+    let mut delta = 1i32;
+    for _ in 0..2 * (n - 1) - 1 {
+        shl1(&mut v.0, words);
+        shl1(&mut v.1, words);
+        let m = swap_mask(&mut delta, (g.0[0] | g.1[0]) & 1);
+        cswap(&mut f.0, &mut g.0, m, words);
+        cswap(&mut f.1, &mut g.1, m, words);
+        cswap(&mut v.0, &mut w.0, m, words);
+        cswap(&mut v.1, &mut w.1, m, words);
+        // g −= (g(0)/f(0))·f with 1/f(0) = f(0): add c = −g(0)·f(0).
+        let c = u64::from(mod3(2 * trit0(&g) * trit0(&f)));
+        let (m1, m2) = ((c & 1).wrapping_neg(), (c >> 1).wrapping_neg());
+        add_scaled(&mut g, &f, m1, m2, words);
+        add_scaled(&mut w, &v, m1, m2, words);
+        shr1(&mut g.0, words);
+        shr1(&mut g.1, words);
+    }
+    let f0 = trit0(&f);
+    for i in 0..n - 1 {
+        let j = n - 2 - i;
+        let vj = ((v.0[j / 64] >> (j % 64)) & 1) | (((v.1[j / 64] >> (j % 64)) & 1) << 1);
+        r[i] = mod3(f0 * vj as u32);
+    }
+    r[n - 1] = 0;
+    for x in [&mut f, &mut g, &mut v, &mut w] {
+        x.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::{mod3_phi_n, schoolbook};
+    use std::vec;
+    use std::vec::Vec;
+
+    fn cyclic(a: &[u16], b: &[u16]) -> Vec<u16> {
+        let n = a.len();
+        let mut wide = vec![0u16; 2 * n];
+        schoolbook(&mut wide, a, b);
+        (0..n).map(|k| wide[k].wrapping_add(wide[k + n])).collect()
+    }
+
+    #[test]
+    fn inverses() {
+        let mut seed = 11u64;
+        for n in [509usize, 677, 701, 821, 1229, 1373] {
+            let a: Vec<u16> = (0..n)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((seed >> 33) % 3) as u16
+                })
+                .collect();
+            let mut r = vec![0u16; n];
+            s3_inverse(&mut r, &a);
+            let mut p = cyclic(&a, &r);
+            mod3_phi_n(&mut p);
+            assert_eq!(p[0], 1);
+            assert!(p[1..].iter().all(|&c| c == 0), "mod 3, n = {n}");
+            let a2: Vec<u16> = a.iter().map(|&c| c & 1).collect();
+            r2_inverse(&mut r, &a2);
+            let p = cyclic(&a2, &r);
+            let last = p[n - 1] & 1;
+            let p: Vec<u16> = p.iter().map(|&c| (c ^ last) & 1).collect();
+            assert_eq!(p[0], 1);
+            assert!(p[1..].iter().all(|&c| c == 0), "mod 2, n = {n}");
+        }
+    }
+}

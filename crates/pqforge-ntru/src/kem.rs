@@ -1,0 +1,387 @@
+//! The NTRU KEM (round-3 reference algorithm), generic over the parameter
+//! set and the backend's kernels: key generation, encapsulation, and
+//! decapsulation with implicit rejection.
+//!
+//! * Key generation samples f, g from the seed (HPS: f i.i.d., g fixed
+//!   type; HRSS: both "iid+"), stores f and f⁻¹ mod (3, Φ_n), lifts to Z_q
+//!   with g ← 3g (HPS) or 3(x − 1)g (HRSS), inverts gf modulo q, and
+//!   derives h⁻¹ = f·(gf)⁻¹·f mod (q, Φ_n) (stored) and h = g·(gf)⁻¹·g (the
+//!   public key).
+//! * Encapsulation samples r, m from the seed, k = SHA3-256(pack r ‖ pack
+//!   m), c = r·h + Lift(m).
+//! * Decapsulation recovers m = (c·f mod 3)·f⁻¹, r = (c − Lift(m))·h⁻¹ mod
+//!   (q, Φ_n), checks the ciphertext padding, that m is a valid message
+//!   (HPS: fixed type) and that r is trinary (Proposition 1 of Schanck
+//!   2018: then re-encryption would reproduce c), and returns
+//!   SHA3-256(pack r ‖ pack m) or, on failure, SHA3-256(prf key ‖ c),
+//!   selected in constant time.
+
+use pqforge_core::ct::{self, barrier_u32};
+use pqforge_core::sponge::sha3_256;
+use zeroize::Zeroize;
+
+use crate::inv;
+use crate::params::{PRF_KEY_BYTES, ParameterSet, SS_BYTES, padded_len};
+use crate::poly::{
+    self, fold, karatsuba, mod3, mod3_phi_n, modq_phi_n, rq_sum_zero_from_bytes, rq_to_s3,
+    s3_from_bytes, s3_to_bytes, sq_from_bytes, sq_to_bytes, trinary_zq_to_z3, z3_to_zq,
+};
+use crate::sample;
+
+/// Largest packed (r, m) pair over all sets: 2·⌈1372/5⌉ bytes.
+pub(crate) const MAX_RM_PACKED: usize = 550;
+
+/// The kernels a backend provides (portable defaults).
+pub(crate) trait Backend {
+    /// The backend's name (`portable`, `avx2`).
+    const NAME: &'static str;
+
+    /// The full product `r = a·b` (2m coefficients, m-coefficient
+    /// operands) with scratch `s`
+    /// ([`karatsuba_scratch(m)`](crate::params::karatsuba_scratch)).
+    fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
+        karatsuba(r, a, b, s);
+    }
+}
+
+/// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16), in a frame of its
+/// own (the zero-padded operands, the product and the Karatsuba scratch,
+/// wiped on return).
+#[inline(never)]
+pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    let m = padded_len(P::N);
+    let mut wide = P::WIDE_ZERO;
+    let (pa, rest) = wide.as_mut().split_at_mut(m);
+    let (pb, rest) = rest.split_at_mut(m);
+    let (prod, s) = rest.split_at_mut(2 * m);
+    pa[..P::N].copy_from_slice(a);
+    pb[..P::N].copy_from_slice(b);
+    B::mul_wide(prod, pa, pb, s);
+    // The product has degree below 2n − 1: fold it modulo x^n − 1.
+    fold(r, &prod[..2 * P::N]);
+    wide.as_mut().zeroize();
+}
+
+/// `r = a⁻¹` modulo (q, Φ_n) (r is an element of Z_q\[x\]/(x^n − 1) whose
+/// image modulo Φ_n is the inverse): the inverse modulo 2, lifted by four
+/// Newton steps r ← r·(2 − a·r) (precision 2 → 2^32 ≥ q).
+#[inline(never)]
+fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
+    inv::r2_inverse(r, a);
+    let mut bufs = [P::POLY_ZERO; 3];
+    let [neg_a, c, s] = &mut bufs;
+    let (neg_a, c, s) = (neg_a.as_mut(), c.as_mut(), s.as_mut());
+    for (x, &y) in neg_a.iter_mut().zip(a) {
+        *x = y.wrapping_neg();
+    }
+    for _ in 0..2 {
+        rq_mul::<P, B>(c, r, neg_a);
+        c[0] = c[0].wrapping_add(2);
+        rq_mul::<P, B>(s, c, r);
+        rq_mul::<P, B>(c, s, neg_a);
+        c[0] = c[0].wrapping_add(2);
+        rq_mul::<P, B>(r, c, s);
+    }
+    for b in &mut bufs {
+        b.as_mut().zeroize();
+    }
+}
+
+/// Lift(m) for m in {0, 1, 2} with `m[n−1] = 0`: HPS the centred lift,
+/// HRSS (x − 1)·lift(m/(x − 1) mod (3, Φ_n)).
+fn lift<P: ParameterSet>(r: &mut [u16], m: &[u16]) {
+    let n = P::N;
+    if P::HPS {
+        r.copy_from_slice(m);
+        z3_to_zq(r, P::Q);
+        return;
+    }
+    // b = m/(x − 1) mod (3, Φ_n), b[n−1] = 0: shift m by a multiple k of
+    // Φ_n (all ones) so that m'(1) ≡ 0, solve (x − 1)b = m' in
+    // Z_3[x]/(x^n − 1) by the recurrence b[i] = b[i−1] − m'[i], starting
+    // from b[0] = Σ_{i≥1} m'[i] (which makes b[n−1] = 0).
+    let mut sum = 0u32;
+    for &c in m {
+        sum += u32::from(c);
+    }
+    // k = −m(1)/n mod 3; 1/n ≡ n (mod 3) as n ≢ 0.
+    let n_inv = (n % 3) as u32;
+    let k = u32::from(mod3((3 - u32::from(mod3(sum))) * n_inv));
+    let mut total = 0u32;
+    for &c in &m[1..] {
+        total += u32::from(c) + k;
+    }
+    let b = r;
+    let mut prev = u32::from(mod3(total));
+    b[0] = prev as u16;
+    for i in 1..n {
+        prev = u32::from(mod3(prev + 6 - (u32::from(m[i]) + k)));
+        b[i] = prev as u16;
+    }
+    z3_to_zq(b, P::Q);
+    // r = (x − 1)·b, in place from the top (b[n−1] = 0).
+    for i in (1..n).rev() {
+        b[i] = b[i - 1].wrapping_sub(b[i]);
+    }
+    b[0] = b[0].wrapping_neg();
+}
+
+/// f, g from the key-generation sample seed.
+fn sample_fg<P: ParameterSet>(f: &mut [u16], g: &mut [u16], seed: &[u8]) {
+    let (s1, s2) = seed.split_at(P::IID_BYTES);
+    if P::HPS {
+        sample::iid(f, s1);
+        fixed_type::<P>(g, s2);
+    } else {
+        sample::iid_plus(f, s1);
+        sample::iid_plus(g, s2);
+    }
+}
+
+/// r, m from the encapsulation seed.
+fn sample_rm<P: ParameterSet>(r: &mut [u16], m: &mut [u16], seed: &[u8]) {
+    let (s1, s2) = seed.split_at(P::IID_BYTES);
+    sample::iid(r, s1);
+    if P::HPS {
+        fixed_type::<P>(m, s2);
+    } else {
+        sample::iid(m, s2);
+    }
+}
+
+/// A fixed-type sample, with the sort keys in a frame of their own.
+#[inline(never)]
+fn fixed_type<P: ParameterSet>(r: &mut [u16], seed: &[u8]) {
+    let mut keys = P::SORT_ZERO;
+    sample::fixed_type(r, seed, P::WEIGHT, keys.as_mut());
+    keys.as_mut().zeroize();
+}
+
+/// Deterministic key generation from the f, g sample seed (`P::FG_BYTES`)
+/// and the PRF key.
+pub(crate) fn keygen<P: ParameterSet, B: Backend>(
+    seed: &[u8],
+    prf_key: &[u8],
+    ek: &mut [u8],
+    dk: &mut [u8],
+) {
+    let tb = P::TRINARY_BYTES;
+    let mut f = P::POLY_ZERO;
+    let mut g = P::POLY_ZERO;
+    let mut t1 = P::POLY_ZERO;
+    let mut t2 = P::POLY_ZERO;
+    let mut t3 = P::POLY_ZERO;
+    let (f, g, t1, t2, t3) = (
+        f.as_mut(),
+        g.as_mut(),
+        t1.as_mut(),
+        t2.as_mut(),
+        t3.as_mut(),
+    );
+    sample_fg::<P>(f, g, seed);
+    inv::s3_inverse(t1, f);
+    s3_to_bytes(&mut dk[..tb], f);
+    s3_to_bytes(&mut dk[tb..2 * tb], t1);
+    z3_to_zq(f, P::Q);
+    z3_to_zq(g, P::Q);
+    if P::HPS {
+        for c in g.iter_mut() {
+            *c = c.wrapping_mul(3);
+        }
+    } else {
+        // g ← 3(x − 1)g (g[n−1] = 0).
+        for i in (1..P::N).rev() {
+            g[i] = g[i - 1].wrapping_sub(g[i]).wrapping_mul(3);
+        }
+        g[0] = g[0].wrapping_mul(3).wrapping_neg();
+    }
+    rq_mul::<P, B>(t2, g, f);
+    // t1 = (gf)⁻¹.
+    rq_inverse::<P, B>(t1, t2);
+    // h⁻¹ = (gf)⁻¹·f·f mod (q, Φ_n).
+    rq_mul::<P, B>(t2, t1, f);
+    rq_mul::<P, B>(t3, t2, f);
+    modq_phi_n(t3);
+    sq_to_bytes(&mut dk[2 * tb..2 * tb + P::Q_BYTES], t3, P::LOGQ);
+    // h = (gf)⁻¹·g·g.
+    rq_mul::<P, B>(t2, t1, g);
+    rq_mul::<P, B>(t1, t2, g);
+    sq_to_bytes(ek, t1, P::LOGQ);
+    dk[2 * tb + P::Q_BYTES..].copy_from_slice(&prf_key[..PRF_KEY_BYTES]);
+    for p in [f, g, t1, t2, t3] {
+        p.zeroize();
+    }
+}
+
+/// Deterministic encapsulation under the packed public key `ek` with the
+/// r, m sample seed (`P::RM_BYTES`).
+pub(crate) fn encaps<P: ParameterSet, B: Backend>(
+    ek: &[u8],
+    seed: &[u8],
+    ct: &mut [u8],
+    ss: &mut [u8; SS_BYTES],
+) {
+    let tb = P::TRINARY_BYTES;
+    let mut r = P::POLY_ZERO;
+    let mut m = P::POLY_ZERO;
+    let mut h = P::POLY_ZERO;
+    let mut c = P::POLY_ZERO;
+    let (r, m, h, c) = (r.as_mut(), m.as_mut(), h.as_mut(), c.as_mut());
+    sample_rm::<P>(r, m, seed);
+    let mut rm = [0u8; MAX_RM_PACKED];
+    s3_to_bytes(&mut rm[..tb], r);
+    s3_to_bytes(&mut rm[tb..2 * tb], m);
+    *ss = sha3_256(&[&rm[..2 * tb]]);
+    rm.zeroize();
+    z3_to_zq(r, P::Q);
+    rq_sum_zero_from_bytes(h, ek, P::LOGQ);
+    rq_mul::<P, B>(c, r, h);
+    // h is no longer needed: Lift(m) goes there.
+    lift::<P>(h, m);
+    for (x, &y) in c.iter_mut().zip(h.iter()) {
+        *x = x.wrapping_add(y);
+    }
+    sq_to_bytes(ct, c, P::LOGQ);
+    for p in [r, m, h, c] {
+        p.zeroize();
+    }
+}
+
+/// 1 if r (read modulo q) is not trinary ({0, 1, q − 1}) or its last
+/// coefficient is nonzero, else 0 (constant time).
+fn check_r<P: ParameterSet>(r: &[u16]) -> u32 {
+    let mask = P::Q - 1;
+    let mut t = 0u16;
+    for &c in &r[..P::N - 1] {
+        // u = c + 1 mod q is in {0, 1, 2} exactly for c in {q − 1, 0, 1}.
+        let u = c.wrapping_add(1) & mask;
+        t |= (u >> 2) | (u & (u >> 1) & 1);
+    }
+    t |= r[P::N - 1] & mask;
+    (u32::from(t).wrapping_neg() >> 31) & 1
+}
+
+/// 1 if m (in {0, 1, 2}) is not of fixed type (weight/2 ones and weight/2
+/// twos), else 0 (constant time; HPS only).
+fn check_m<P: ParameterSet>(m: &[u16]) -> u32 {
+    let mut ones = 0u32;
+    let mut twos = 0u32;
+    for &c in m {
+        ones += u32::from(c & 1);
+        twos += u32::from((c >> 1) & 1);
+    }
+    let t = (ones ^ twos) | (twos ^ (P::WEIGHT as u32 / 2));
+    (t.wrapping_neg() >> 31) & 1
+}
+
+/// Decapsulation of `ct` under the decapsulation key `dk` (implicit
+/// rejection).
+pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut [u8; SS_BYTES]) {
+    let tb = P::TRINARY_BYTES;
+    let mut c = P::POLY_ZERO;
+    let mut f = P::POLY_ZERO;
+    let mut t1 = P::POLY_ZERO;
+    let mut t2 = P::POLY_ZERO;
+    let (c, f, t1, t2) = (c.as_mut(), f.as_mut(), t1.as_mut(), t2.as_mut());
+    rq_sum_zero_from_bytes(c, ct, P::LOGQ);
+    s3_from_bytes(f, &dk[..tb]);
+    z3_to_zq(f, P::Q);
+    // m = (c·f mod (3, Φ_n))·f⁻¹ mod (3, Φ_n).
+    rq_mul::<P, B>(t1, c, f);
+    rq_to_s3(f, t1, P::LOGQ);
+    s3_from_bytes(t1, &dk[tb..2 * tb]);
+    // The product of two {0, 1, 2} polynomials is exact below 2^16.
+    rq_mul::<P, B>(t2, f, t1);
+    mod3_phi_n(t2);
+    let m = t2;
+    let mut rm = [0u8; MAX_RM_PACKED];
+    s3_to_bytes(&mut rm[tb..2 * tb], m);
+    let mut fail = poly::padding_nonzero(ct, P::PACK_DEG, P::LOGQ);
+    if P::HPS {
+        fail |= check_m::<P>(m);
+    }
+    // b = c − Lift(m); r = b·h⁻¹ mod (q, Φ_n).
+    lift::<P>(t1, m);
+    for (x, &y) in c.iter_mut().zip(t1.iter()) {
+        *x = x.wrapping_sub(y);
+    }
+    sq_from_bytes(f, &dk[2 * tb..2 * tb + P::Q_BYTES], P::LOGQ);
+    rq_mul::<P, B>(t1, c, f);
+    modq_phi_n(t1);
+    let r = t1;
+    fail |= check_r::<P>(r);
+    trinary_zq_to_z3(r, P::LOGQ);
+    s3_to_bytes(&mut rm[..tb], r);
+    let mut good = sha3_256(&[&rm[..2 * tb]]);
+    let prf = &dk[2 * tb + P::Q_BYTES..];
+    let reject = sha3_256(&[prf, ct]);
+    // 0xFF on failure.
+    let mask = (barrier_u32(fail) as u8).wrapping_neg();
+    ct::cmov(mask, &mut good, &reject);
+    *ss = good;
+    good.zeroize();
+    rm.zeroize();
+    for p in [c, f, r, m] {
+        p.zeroize();
+    }
+}
+
+/// n⁻¹ modulo 2^16 (n odd), by Newton's iteration x ← x·(2 − n·x).
+const fn inverse_mod_2_16(n: usize) -> u16 {
+    let n = n as u16;
+    let mut x = n; // correct to 3 bits: n·n ≡ 1 (mod 8)
+    let mut i = 0;
+    while i < 4 {
+        x = x.wrapping_mul(2u16.wrapping_sub(n.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+/// The public key a decapsulation key determines: h is the inverse of the
+/// stored h⁻¹ modulo (q, Φ_n), made a multiple of x − 1 (h(1) ≡ 0 mod q,
+/// as key generation's h = g·(gf)⁻¹·g is, g(1) being 0) by adding
+/// −h(1)/n·Φ_n; the n − 1 packed coefficients are then those key
+/// generation wrote.
+pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
+    let tb = P::TRINARY_BYTES;
+    let mut hinv = P::POLY_ZERO;
+    let mut h = P::POLY_ZERO;
+    let (hinv, h) = (hinv.as_mut(), h.as_mut());
+    sq_from_bytes(hinv, &dk[2 * tb..2 * tb + P::Q_BYTES], P::LOGQ);
+    rq_inverse::<P, B>(h, hinv);
+    modq_phi_n(h);
+    let mut sum = 0u16;
+    for &c in h.iter() {
+        sum = sum.wrapping_add(c);
+    }
+    let c = sum.wrapping_neg().wrapping_mul(inverse_mod_2_16(P::N));
+    for x in h.iter_mut() {
+        *x = x.wrapping_add(c);
+    }
+    sq_to_bytes(ek, h, P::LOGQ);
+    hinv.zeroize();
+    h.zeroize();
+}
+
+/// Consistency of a decapsulation key: 1 unless f·f⁻¹ ≡ 1 (mod (3, Φ_n))
+/// for the stored f and f⁻¹ (constant time; 0 if consistent).
+pub(crate) fn check_dk<P: ParameterSet, B: Backend>(dk: &[u8]) -> u32 {
+    let tb = P::TRINARY_BYTES;
+    let mut f = P::POLY_ZERO;
+    let mut finv = P::POLY_ZERO;
+    let mut prod = P::POLY_ZERO;
+    let (f, finv, prod) = (f.as_mut(), finv.as_mut(), prod.as_mut());
+    s3_from_bytes(f, &dk[..tb]);
+    s3_from_bytes(finv, &dk[tb..2 * tb]);
+    rq_mul::<P, B>(prod, f, finv);
+    mod3_phi_n(prod);
+    let mut t = u32::from(prod[0] ^ 1);
+    for &c in &prod[1..] {
+        t |= u32::from(c);
+    }
+    for p in [f, finv, prod] {
+        p.zeroize();
+    }
+    (t.wrapping_neg() >> 31) & 1
+}
