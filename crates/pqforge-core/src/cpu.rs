@@ -31,6 +31,7 @@ mod imp {
     pub const BMI2: u32 = 1 << 6;
     pub const BMI1: u32 = 1 << 7;
     pub const SHA_NI: u32 = 1 << 8;
+    pub const AES: u32 = 1 << 9;
     /// Set once the probe has run.
     const DONE: u32 = 1 << 31;
 
@@ -90,6 +91,7 @@ mod imp {
             (cfg!(target_feature = "bmi2"), BMI2),
             (cfg!(target_feature = "bmi1"), BMI1),
             (cfg!(target_feature = "sha"), SHA_NI),
+            (cfg!(target_feature = "aes"), AES),
         ] {
             if on {
                 f |= bit;
@@ -105,6 +107,10 @@ mod imp {
         let l1 = cpuid(1, 0);
         if l1.ecx & (1 << 1) != 0 {
             f |= PCLMULQDQ;
+        }
+        // AES-NI (XMM registers, which every x86_64 OS saves).
+        if l1.ecx & (1 << 25) != 0 {
+            f |= AES;
         }
         if max_leaf < 7 {
             return f;
@@ -229,6 +235,10 @@ feature_fn!(
     sha_ni, SHA_NI, "sha"
 );
 feature_fn!(
+    /// AES-NI (`aesenc`, `aesenclast`, ...; CPUID leaf 1 ECX bit 25).
+    aes, AES, "aes"
+);
+feature_fn!(
     /// AVX-512 Foundation (and the OS saves ZMM and opmask registers).
     avx512f, AVX512F, "avx512f"
 );
@@ -285,6 +295,8 @@ tokens! {
         => "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,avx2";
     /// BMI1 and BMI2.
     Bmi2: bmi1, bmi2 => "bmi1,bmi2";
+    /// AES-NI (with SSE2, which every x86_64 CPU has).
+    Aesni: aes => "aes,sse2";
 }
 
 impl Avx2Pclmul {
@@ -407,6 +419,7 @@ mod tests {
             super::vpclmulqdq(),
             std::is_x86_feature_detected!("vpclmulqdq")
         );
+        assert_eq!(super::aes(), std::is_x86_feature_detected!("aes"));
         assert_eq!(super::avx512f(), std::is_x86_feature_detected!("avx512f"));
         assert_eq!(super::avx512bw(), std::is_x86_feature_detected!("avx512bw"));
         assert_eq!(super::avx512vl(), std::is_x86_feature_detected!("avx512vl"));

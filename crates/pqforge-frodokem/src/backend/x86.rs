@@ -1,0 +1,160 @@
+//! The x86_64 backends: `Aesni` (AES-NI for the AES rows of A, everything
+//! else portable) and `Avx2` (AES-NI, four-lane Keccak for the SHAKE rows,
+//! and the matrix products of `matrix` compiled for AVX2, where they
+//! vectorise on 16 lanes of 16 bits).
+//!
+//! Safety: the backend types are private to this module, and the only
+//! generic code instantiated with them is reached through `run_aesni` /
+//! `run_avx2`, which take the `pqforge_core::cpu` tokens by value. Every
+//! `unsafe` call of a `#[target_feature]` function in the impls therefore
+//! runs on a CPU with those features.
+//!
+//! Constant time: AES rounds in AES-NI are data-independent; the products
+//! are multiplications and additions on vectors; nothing branches on or
+//! indexes memory with secret data.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{
+    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi32_si128, _mm_loadu_si128,
+    _mm_storeu_si128, _mm_xor_si128,
+};
+
+use pqforge_core::cpu::{Aesni, Avx2};
+use pqforge_core::keccak_x4::Shake128x4;
+
+use super::Operation;
+use crate::aes::AesKey;
+use crate::kem::Backend;
+use crate::matrix;
+use crate::params::SEED_A_BYTES;
+
+/// AES-NI, portable products.
+struct AesniBackend;
+
+/// AVX2 products, AES-NI, four-lane Keccak.
+struct Avx2Backend;
+
+/// Runs `op` on the AES-NI backend.
+pub(super) fn run_aesni<O: Operation>(_token: Aesni, op: O) -> O::Output {
+    // SAFETY: the token proves AES-NI and SSE2.
+    unsafe { run_aesni_features(op) }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn run_aesni_features<O: Operation>(op: O) -> O::Output {
+    op.run::<AesniBackend>()
+}
+
+/// Runs `op` on the AVX2 backend.
+pub(super) fn run_avx2<O: Operation>(_avx2: Avx2, _aes: Aesni, op: O) -> O::Output {
+    // SAFETY: the tokens prove AVX2, AES-NI and SSE2.
+    unsafe { run_avx2_features(op) }
+}
+
+#[target_feature(enable = "avx2,aes,sse2")]
+fn run_avx2_features<O: Operation>(op: O) -> O::Output {
+    op.run::<Avx2Backend>()
+}
+
+impl Backend for AesniBackend {
+    const NAME: &'static str = "aesni";
+
+    fn rows_aes(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
+        // SAFETY: this backend is reached only with the Aesni token.
+        unsafe { rows_aesni(key, n, r0, out) }
+    }
+}
+
+impl Backend for Avx2Backend {
+    const NAME: &'static str = "avx2";
+
+    fn rows_aes(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
+        // SAFETY: this backend is reached only with the Aesni token.
+        unsafe { rows_aesni(key, n, r0, out) }
+    }
+
+    fn rows_shake(seed: &[u8; SEED_A_BYTES], n: usize, r0: usize, out: &mut [u16]) {
+        rows_shake_x4(seed, n, r0, out);
+    }
+
+    fn mul_as(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
+        // SAFETY: this backend is reached only with the Avx2 token.
+        unsafe { mul_as_avx2(a, st, out) }
+    }
+
+    fn mul_sa(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
+        // SAFETY: this backend is reached only with the Avx2 token.
+        unsafe { mul_sa_avx2(a, s, r0, acc) }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn mul_as_avx2(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
+    matrix::mul_as(a, st, out);
+}
+
+#[target_feature(enable = "avx2")]
+fn mul_sa_avx2(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
+    matrix::mul_sa(a, s, r0, acc);
+}
+
+/// Rows r0..r0+4 of A with AES-NI, eight blocks in flight.
+#[target_feature(enable = "aes,sse2")]
+fn rows_aesni(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
+    let mut rk = [_mm_cvtsi32_si128(0); 11];
+    for (r, k) in rk.iter_mut().zip(&key.bytes) {
+        // SAFETY: k is 16 bytes; unaligned load.
+        *r = unsafe { _mm_loadu_si128(k.as_ptr().cast()) };
+    }
+    let (mut row, mut col) = (r0, 0usize);
+    for chunk in out.chunks_exact_mut(64) {
+        let mut b = [_mm_cvtsi32_si128(0); 8];
+        for x in &mut b {
+            // Block (row, col, 0, ...) as 16-bit little-endian words.
+            *x = _mm_xor_si128(_mm_cvtsi32_si128((row | (col << 16)) as i32), rk[0]);
+            col += 8;
+            if col == n {
+                col = 0;
+                row += 1;
+            }
+        }
+        for k in &rk[1..10] {
+            for x in &mut b {
+                *x = _mm_aesenc_si128(*x, *k);
+            }
+        }
+        for (x, o) in b.iter().zip(chunk.chunks_exact_mut(8)) {
+            let y = _mm_aesenclast_si128(*x, rk[10]);
+            #[allow(clippy::cast_ptr_alignment)] // an unaligned store
+            // SAFETY: o is 8 words (16 bytes); unaligned store; x86 is
+            // little-endian, so the bytes land as little-endian words.
+            unsafe {
+                _mm_storeu_si128(o.as_mut_ptr().cast::<__m128i>(), y);
+            }
+        }
+    }
+}
+
+/// Rows r0..r0+4 of A with four-lane SHAKE128 (one lane per row).
+fn rows_shake_x4(seed: &[u8; SEED_A_BYTES], n: usize, r0: usize, out: &mut [u16]) {
+    let mut inp = [[0u8; 2 + SEED_A_BYTES]; 4];
+    for (t, x) in inp.iter_mut().enumerate() {
+        x[..2].copy_from_slice(&((r0 + t) as u16).to_le_bytes());
+        x[2..].copy_from_slice(seed);
+    }
+    let mut x = Shake128x4::absorb_once([&inp[0], &inp[1], &inp[2], &inp[3]]);
+    let mut blk = [[0u8; 168]; 4];
+    let mut off = 0;
+    while off < n {
+        let [b0, b1, b2, b3] = &mut blk;
+        x.squeeze_blocks([b0, b1, b2, b3]);
+        let take = core::cmp::min(84, n - off);
+        for (t, b) in blk.iter().enumerate() {
+            let row = &mut out[t * n + off..t * n + off + take];
+            for (o, w) in row.iter_mut().zip(b.chunks_exact(2)) {
+                *o = u16::from_le_bytes([w[0], w[1]]);
+            }
+        }
+        off += take;
+    }
+}
