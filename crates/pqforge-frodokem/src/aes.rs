@@ -149,28 +149,51 @@ fn mix_columns(a: &[u64; 8]) -> [u64; 8] {
     core::array::from_fn(|i| x[i] ^ r1[i] ^ rot2(t[i]))
 }
 
-/// Bit planes of 64 bytes.
+/// Transposes the 8 × 8 bit matrix in `x` (byte i = row i, bit b of a
+/// byte = column b): three rounds of masked swaps.
 #[inline(always)]
-fn bitslice(bytes: &[u8; 64]) -> [u64; 8] {
-    let mut planes = [0u64; 8];
-    for (p, &b) in bytes.iter().enumerate() {
-        for (i, plane) in planes.iter_mut().enumerate() {
-            *plane |= u64::from((b >> i) & 1) << p;
-        }
-    }
-    planes
+fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^= t ^ (t << 28);
+    x
 }
 
-/// Bytes of 8 bit planes.
+/// Transposes the 8 × 8 byte matrix in `w` (byte b of word j becomes byte
+/// j of word b).
+#[inline(always)]
+fn transpose_bytes(w: &[u64; 8]) -> [u64; 8] {
+    let mut out = [0u64; 8];
+    for (b, o) in out.iter_mut().enumerate() {
+        for (j, x) in w.iter().enumerate() {
+            *o |= ((x >> (8 * b)) & 0xFF) << (8 * j);
+        }
+    }
+    out
+}
+
+/// Bit planes of 64 bytes: plane b, bit p = bit b of byte p.
+#[inline(always)]
+fn bitslice(bytes: &[u8; 64]) -> [u64; 8] {
+    let mut w = [0u64; 8];
+    for (x, c) in w.iter_mut().zip(bytes.chunks_exact(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(c);
+        *x = transpose8(u64::from_le_bytes(b));
+    }
+    transpose_bytes(&w)
+}
+
+/// Bytes of 8 bit planes (inverse of [`bitslice`]).
 #[inline(always)]
 fn unbitslice(planes: &[u64; 8]) -> [u8; 64] {
+    let w = transpose_bytes(planes);
     let mut bytes = [0u8; 64];
-    for (p, b) in bytes.iter_mut().enumerate() {
-        let mut v = 0u8;
-        for (i, plane) in planes.iter().enumerate() {
-            v |= (((plane >> p) & 1) as u8) << i;
-        }
-        *b = v;
+    for (c, x) in bytes.chunks_exact_mut(8).zip(w) {
+        c.copy_from_slice(&transpose8(x).to_le_bytes());
     }
     bytes
 }
@@ -248,18 +271,19 @@ impl AesKey {
 /// 16-bit words (i, j as 16-bit little-endian).
 pub(crate) fn rows_soft(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
     let mut buf = [0u8; 64];
-    // Blocks of the output, four at a time (n is a multiple of 8, so
-    // out.len() / 8 is a multiple of 4 whenever whole rows are asked for
-    // in pairs; a row count of 4 always is).
-    for (q, chunk) in out.chunks_exact_mut(32).enumerate() {
+    let (mut row, mut col) = (r0, 0usize);
+    // Four blocks (32 entries) at a time; n is a multiple of 8, and a row
+    // count of 4 makes out.len() / 8 a multiple of 4.
+    for chunk in out.chunks_exact_mut(32) {
         buf.fill(0);
-        for k in 0..4 {
-            let blk = 4 * q + k;
-            let pos = blk * 8;
-            let row = r0 + pos / n;
-            let col = pos % n;
-            buf[16 * k..16 * k + 2].copy_from_slice(&(row as u16).to_le_bytes());
-            buf[16 * k + 2..16 * k + 4].copy_from_slice(&(col as u16).to_le_bytes());
+        for blk in buf.chunks_exact_mut(16) {
+            blk[..2].copy_from_slice(&(row as u16).to_le_bytes());
+            blk[2..4].copy_from_slice(&(col as u16).to_le_bytes());
+            col += 8;
+            if col == n {
+                col = 0;
+                row += 1;
+            }
         }
         key.encrypt4(&mut buf);
         for (o, b) in chunk.iter_mut().zip(buf.chunks_exact(2)) {
@@ -278,6 +302,18 @@ mod tests {
         assert_eq!(sbox(0x01), 0x7c);
         assert_eq!(sbox(0x53), 0xed);
         assert_eq!(sbox(0xff), 0x16);
+    }
+
+    #[test]
+    fn bitslice_roundtrip() {
+        let bytes: [u8; 64] = core::array::from_fn(|i| (i as u8).wrapping_mul(73) ^ 0x5a);
+        let planes = bitslice(&bytes);
+        for (p, &b) in bytes.iter().enumerate() {
+            for (i, plane) in planes.iter().enumerate() {
+                assert_eq!((plane >> p) & 1, u64::from((b >> i) & 1));
+            }
+        }
+        assert_eq!(unbitslice(&planes), bytes);
     }
 
     #[test]
