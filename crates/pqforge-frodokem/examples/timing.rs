@@ -23,13 +23,13 @@ fn time<P: ParameterSet>(name: &str, b: Backend, reps: usize) {
     let (mut tk, mut te, mut td) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..reps {
         let t = Instant::now();
-        testing::keygen_derand::<P>(b, &seed, &mut ek, &mut dk).unwrap();
+        testing::keygen_derand::<P>(b, &seed, &mut ek, &mut dk).expect("backend available");
         tk.push(t.elapsed().as_secs_f64() * 1e6);
         let t = Instant::now();
-        testing::encaps_derand::<P>(b, &ek, &m, &mut ct, &mut ss).unwrap();
+        testing::encaps_derand::<P>(b, &ek, &m, &mut ct, &mut ss).expect("backend available");
         te.push(t.elapsed().as_secs_f64() * 1e6);
         let t = Instant::now();
-        testing::decaps::<P>(b, &dk, &ct, &mut ss).unwrap();
+        testing::decaps::<P>(b, &dk, &ct, &mut ss).expect("backend available");
         td.push(t.elapsed().as_secs_f64() * 1e6);
     }
     println!(
@@ -42,7 +42,10 @@ fn time<P: ParameterSet>(name: &str, b: Backend, reps: usize) {
 }
 
 fn main() {
-    let reps = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(11);
+    let reps = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(11);
     for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
         time::<FrodoKem640Aes>("frodokem-640-aes", b, reps);
         time::<FrodoKem640Shake>("frodokem-640-shake", b, reps);

@@ -10,6 +10,8 @@
 //! rotations of MixColumns are masked shifts inside each 16-bit block
 //! group. Nothing branches on or indexes memory with data.
 
+use crate::params::ParameterSet;
+
 /// Expanded AES-128 key: the eleven round keys as bytes (for AES-NI) and
 /// as bit planes replicated over four blocks (for the software path).
 pub(crate) struct AesKey {
@@ -266,10 +268,11 @@ impl AesKey {
     }
 }
 
-/// Rows `r0 .. r0 + out.len() / n` of A (n × n) with the software AES:
+/// Rows `r0 .. r0 + out.len() / n` of A (n × n, n = `P::N`) with the software AES:
 /// entry (i, j..j+8) is AES(seed_A, i ‖ j ‖ 0^96) as eight little-endian
 /// 16-bit words (i, j as 16-bit little-endian).
-pub(crate) fn rows_soft(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
+pub(crate) fn rows_soft<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
+    let n = P::N;
     let mut buf = [0u8; 64];
     let (mut row, mut col) = (r0, 0usize);
     // Four blocks (32 entries) at a time; n is a multiple of 8, and a row

@@ -41,23 +41,23 @@ pub(crate) trait Backend {
     const NAME: &'static str;
 
     /// Rows r0..r0+4 of A with AES-128 (4·n entries).
-    fn rows_aes(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
-        aes::rows_soft(key, n, r0, out);
+    fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
+        aes::rows_soft::<P>(key, r0, out);
     }
 
     /// Rows r0..r0+4 of A with SHAKE128 (4·n entries).
-    fn rows_shake(seed: &[u8; SEED_A_BYTES], n: usize, r0: usize, out: &mut [u16]) {
-        rows_shake_scalar(seed, n, r0, out);
+    fn rows_shake<P: ParameterSet>(seed: &[u8; SEED_A_BYTES], r0: usize, out: &mut [u16]) {
+        rows_shake_scalar::<P>(seed, r0, out);
     }
 
     /// [`crate::matrix::mul_as`].
-    fn mul_as(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
-        mul_as(a, st, out);
+    fn mul_as<P: ParameterSet>(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
+        mul_as::<P>(a, st, out);
     }
 
     /// [`crate::matrix::mul_sa`].
-    fn mul_sa(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
-        mul_sa(a, s, r0, acc);
+    fn mul_sa<P: ParameterSet>(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
+        mul_sa::<P>(a, s, r0, acc);
     }
 
     /// [`keygen_frame`] in a frame of its own.
@@ -94,7 +94,12 @@ pub(crate) trait Backend {
 
 /// Four rows of A with one SHAKE128 call per row:
 /// row i = SHAKE128(i as 16-bit little-endian ‖ seed_A), 2n bytes.
-pub(crate) fn rows_shake_scalar(seed: &[u8; SEED_A_BYTES], n: usize, r0: usize, out: &mut [u16]) {
+pub(crate) fn rows_shake_scalar<P: ParameterSet>(
+    seed: &[u8; SEED_A_BYTES],
+    r0: usize,
+    out: &mut [u16],
+) {
+    let n = P::N;
     let mut blk = [0u8; 168];
     for (t, row) in out.chunks_exact_mut(n).enumerate() {
         let idx = ((r0 + t) as u16).to_le_bytes();
@@ -112,8 +117,8 @@ pub(crate) fn rows_shake_scalar(seed: &[u8; SEED_A_BYTES], n: usize, r0: usize, 
 #[inline(always)]
 fn rows<P: ParameterSet, B: Backend>(a: &MatrixA, r0: usize, out: &mut [u16]) {
     match &a.key {
-        Some(key) => B::rows_aes(key, P::N, r0, out),
-        None => B::rows_shake(&a.seed, P::N, r0, out),
+        Some(key) => B::rows_aes::<P>(key, r0, out),
+        None => B::rows_shake::<P>(&a.seed, r0, out),
     }
 }
 
@@ -170,7 +175,7 @@ pub(crate) fn keygen_frame<P: ParameterSet, B: Backend>(
     let mut e = [0u16; 32];
     for r0 in (0..n).step_by(4) {
         rows::<P, B>(&a, r0, rows_buf.as_mut());
-        B::mul_as(rows_buf.as_ref(), st.as_ref(), &mut out);
+        B::mul_as::<P>(rows_buf.as_ref(), st.as_ref(), &mut out);
         xof.sample::<P>(&mut e);
         for (o, x) in out.iter_mut().zip(&e) {
             *o = o.wrapping_add(*x);
@@ -213,7 +218,7 @@ pub(crate) fn encrypt_frame<P: ParameterSet, B: Backend, S: Sink>(
     let mut rows_buf = P::Rows::zeroed();
     for r0 in (0..n).step_by(4) {
         rows::<P, B>(&a, r0, rows_buf.as_mut());
-        B::mul_sa(rows_buf.as_ref(), sp.as_ref(), r0, acc.as_mut());
+        B::mul_sa::<P>(rows_buf.as_ref(), sp.as_ref(), r0, acc.as_mut());
     }
     let mut packed = [0u8; 16];
     for (g, v) in acc.as_ref().chunks_exact(8).enumerate() {
@@ -270,7 +275,7 @@ pub(crate) fn decrypt_frame<P: ParameterSet, B: Backend>(sk_st: &[u8], c: &[u8],
             unpack8(&rows_bytes[g * logq..], logq, v);
         }
         let mut out = [0u16; 32];
-        B::mul_as(bp.as_ref(), st.as_ref(), &mut out);
+        B::mul_as::<P>(bp.as_ref(), st.as_ref(), &mut out);
         w[32 * half..32 * half + 32].copy_from_slice(&out);
         out.zeroize();
     }

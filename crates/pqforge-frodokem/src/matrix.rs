@@ -177,8 +177,8 @@ pub(crate) fn decode<P: ParameterSet>(m: &[u16; 64], mu: &mut [u8]) {
 /// `out[r·8 + k] = Σ_j a[r·n + j] · st[k·n + j]` for the four rows of `a`
 /// and the eight rows of `st` (A·S with S stored transposed; also Bp·S).
 #[inline(always)]
-pub(crate) fn mul_as(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
-    let n = st.len() / NBAR;
+pub(crate) fn mul_as<P: ParameterSet>(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
+    let n = P::N;
     for r in (0..4).step_by(2) {
         let a0 = &a[r * n..(r + 1) * n];
         let a1 = &a[(r + 1) * n..(r + 2) * n];
@@ -212,12 +212,12 @@ pub(crate) fn mul_as(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
 /// `acc[i·n + c] += Σ_{t<4} s[i·n + r0 + t] · a[t·n + c]` (S'·A for rows
 /// r0..r0+4 of A).
 #[inline(always)]
-pub(crate) fn mul_sa(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
-    let n = s.len() / NBAR;
+pub(crate) fn mul_sa<P: ParameterSet>(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
+    let n = P::N;
     let (a0, rest) = a.split_at(n);
     let (a1, rest) = rest.split_at(n);
     let (a2, a3) = rest.split_at(n);
-    for (i, row) in acc.chunks_exact_mut(n).enumerate() {
+    for (i, row) in acc[..NBAR * n].chunks_exact_mut(n).enumerate() {
         let c = &s[i * n + r0..i * n + r0 + 4];
         let (c0, c1, c2, c3) = (c[0], c[1], c[2], c[3]);
         for ((((o, &x0), &x1), &x2), &x3) in row.iter_mut().zip(a0).zip(a1).zip(a2).zip(&a3[..n]) {

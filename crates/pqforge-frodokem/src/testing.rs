@@ -116,16 +116,16 @@ impl<P: ParameterSet> Operation for KernelOp<'_, P> {
             Kernel::Rows { seed_a, r0 } => {
                 let a = MatrixA::new::<P>(seed_a);
                 match (&a.key, P::MATRIX) {
-                    (Some(key), MatrixGen::Aes128) => B::rows_aes(key, P::N, r0, self.out),
-                    _ => B::rows_shake(&a.seed, P::N, r0, self.out),
+                    (Some(key), MatrixGen::Aes128) => B::rows_aes::<P>(key, r0, self.out),
+                    _ => B::rows_shake::<P>(&a.seed, r0, self.out),
                 }
             }
             Kernel::MulAs { a, st } => {
                 let mut o = [0u16; 32];
-                B::mul_as(a, st, &mut o);
+                B::mul_as::<P>(a, st, &mut o);
                 self.out[..32].copy_from_slice(&o);
             }
-            Kernel::MulSa { a, s, r0 } => B::mul_sa(a, s, r0, self.out),
+            Kernel::MulSa { a, s, r0 } => B::mul_sa::<P>(a, s, r0, self.out),
         }
     }
 }

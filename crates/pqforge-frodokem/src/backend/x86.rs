@@ -26,7 +26,7 @@ use super::Operation;
 use crate::aes::AesKey;
 use crate::kem::Backend;
 use crate::matrix;
-use crate::params::SEED_A_BYTES;
+use crate::params::{ParameterSet, SEED_A_BYTES};
 
 /// AES-NI, portable products.
 struct AesniBackend;
@@ -59,48 +59,49 @@ fn run_avx2_features<O: Operation>(op: O) -> O::Output {
 impl Backend for AesniBackend {
     const NAME: &'static str = "aesni";
 
-    fn rows_aes(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
+    fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
         // SAFETY: this backend is reached only with the Aesni token.
-        unsafe { rows_aesni(key, n, r0, out) }
+        unsafe { rows_aesni::<P>(key, r0, out) }
     }
 }
 
 impl Backend for Avx2Backend {
     const NAME: &'static str = "avx2";
 
-    fn rows_aes(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
+    fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
         // SAFETY: this backend is reached only with the Aesni token.
-        unsafe { rows_aesni(key, n, r0, out) }
+        unsafe { rows_aesni::<P>(key, r0, out) }
     }
 
-    fn rows_shake(seed: &[u8; SEED_A_BYTES], n: usize, r0: usize, out: &mut [u16]) {
-        rows_shake_x4(seed, n, r0, out);
+    fn rows_shake<P: ParameterSet>(seed: &[u8; SEED_A_BYTES], r0: usize, out: &mut [u16]) {
+        rows_shake_x4::<P>(seed, r0, out);
     }
 
-    fn mul_as(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
+    fn mul_as<P: ParameterSet>(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
         // SAFETY: this backend is reached only with the Avx2 token.
-        unsafe { mul_as_avx2(a, st, out) }
+        unsafe { mul_as_avx2::<P>(a, st, out) }
     }
 
-    fn mul_sa(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
+    fn mul_sa<P: ParameterSet>(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
         // SAFETY: this backend is reached only with the Avx2 token.
-        unsafe { mul_sa_avx2(a, s, r0, acc) }
+        unsafe { mul_sa_avx2::<P>(a, s, r0, acc) }
     }
 }
 
 #[target_feature(enable = "avx2")]
-fn mul_as_avx2(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
-    matrix::mul_as(a, st, out);
+fn mul_as_avx2<P: ParameterSet>(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
+    matrix::mul_as::<P>(a, st, out);
 }
 
 #[target_feature(enable = "avx2")]
-fn mul_sa_avx2(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
-    matrix::mul_sa(a, s, r0, acc);
+fn mul_sa_avx2<P: ParameterSet>(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
+    matrix::mul_sa::<P>(a, s, r0, acc);
 }
 
 /// Rows r0..r0+4 of A with AES-NI, eight blocks in flight.
 #[target_feature(enable = "aes,sse2")]
-fn rows_aesni(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
+fn rows_aesni<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
+    let n = P::N;
     let mut rk = [_mm_cvtsi32_si128(0); 11];
     for (r, k) in rk.iter_mut().zip(&key.bytes) {
         // SAFETY: k is 16 bytes; unaligned load.
@@ -136,7 +137,8 @@ fn rows_aesni(key: &AesKey, n: usize, r0: usize, out: &mut [u16]) {
 }
 
 /// Rows r0..r0+4 of A with four-lane SHAKE128 (one lane per row).
-fn rows_shake_x4(seed: &[u8; SEED_A_BYTES], n: usize, r0: usize, out: &mut [u16]) {
+fn rows_shake_x4<P: ParameterSet>(seed: &[u8; SEED_A_BYTES], r0: usize, out: &mut [u16]) {
+    let n = P::N;
     let mut inp = [[0u8; 2 + SEED_A_BYTES]; 4];
     for (t, x) in inp.iter_mut().enumerate() {
         x[..2].copy_from_slice(&((r0 + t) as u16).to_le_bytes());
