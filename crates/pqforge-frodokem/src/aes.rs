@@ -15,6 +15,11 @@ use crate::params::ParameterSet;
 /// Expanded AES-128 key: the eleven round keys as bytes (for AES-NI) and
 /// as bit planes replicated over four blocks (for the software path).
 pub(crate) struct AesKey {
+    // Read by the AES-NI kernel only.
+    #[cfg_attr(
+        not(all(target_arch = "x86_64", not(pqforge_backend = "portable"))),
+        allow(dead_code)
+    )]
     pub(crate) bytes: [[u8; 16]; 11],
     pub(crate) sliced: [[u64; 8]; 11],
 }
