@@ -57,60 +57,89 @@ const fn row_cols(r: usize, lim: usize, below: bool) -> u64 {
 
 const ROW0: u64 = row_cols(0, 4, true);
 
-/// GF(2^8) product of two bit-sliced operands (AES polynomial).
+// The S-box inverts in the tower field GF((2^4)^2): GF(16) = GF(2)[y] /
+// (y^4 + y + 1), GF(256) = GF(16)[z] / (z^2 + z + λ) with λ = y^3. The
+// isomorphism from the AES field sends x to β = 0x20 (a root of the AES
+// polynomial in the tower representation); `TO_TOWER` is its matrix and
+// `FROM_TOWER_AFFINE` the inverse map followed by the linear part of the
+// S-box's affine map (rows: bit i of the output is the XOR of the input
+// bits set in row i). Both were derived and checked against the S-box on
+// all 256 inputs offline; `tests::sbox_all` checks them again.
+const TO_TOWER: [u8; 8] = [0xa1, 0x04, 0xfc, 0x18, 0x70, 0xd2, 0xac, 0xa0];
+const FROM_TOWER_AFFINE: [u8; 8] = [0x45, 0x3f, 0x69, 0x25, 0x3b, 0xee, 0xd0, 0x06];
+
+/// A GF(2)-linear map of bit planes by a constant matrix (no branches: the
+/// row bits become masks, folded at compile time).
 #[inline(always)]
-fn gf_mul(a: &[u64; 8], b: &[u64; 8]) -> [u64; 8] {
-    let mut p = [0u64; 15];
-    for i in 0..8 {
-        for j in 0..8 {
-            p[i + j] ^= a[i] & b[j];
+fn lin8(rows: &[u8; 8], x: &[u64; 8]) -> [u64; 8] {
+    core::array::from_fn(|i| {
+        let mut acc = 0u64;
+        for (j, xj) in x.iter().enumerate() {
+            acc ^= xj & u64::from((rows[i] >> j) & 1).wrapping_neg();
         }
-    }
-    reduce(p)
+        acc
+    })
 }
 
-/// Reduction of a 15-plane product modulo x^8 + x^4 + x^3 + x + 1.
+/// GF(16) product of bit-sliced operands.
 #[inline(always)]
-fn reduce(mut p: [u64; 15]) -> [u64; 8] {
-    for k in (8..15).rev() {
-        let t = p[k];
-        p[k - 4] ^= t;
-        p[k - 5] ^= t;
-        p[k - 7] ^= t;
-        p[k - 8] ^= t;
-    }
-    [p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]
+fn mul16(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    let p0 = a[0] & b[0];
+    let p1 = (a[0] & b[1]) ^ (a[1] & b[0]);
+    let p2 = (a[0] & b[2]) ^ (a[1] & b[1]) ^ (a[2] & b[0]);
+    let p3 = (a[0] & b[3]) ^ (a[1] & b[2]) ^ (a[2] & b[1]) ^ (a[3] & b[0]);
+    let p4 = (a[1] & b[3]) ^ (a[2] & b[2]) ^ (a[3] & b[1]);
+    let p5 = (a[2] & b[3]) ^ (a[3] & b[2]);
+    let p6 = a[3] & b[3];
+    // y^4 = y + 1, y^5 = y^2 + y, y^6 = y^3 + y^2.
+    [p0 ^ p4, p1 ^ p4 ^ p5, p2 ^ p5 ^ p6, p3 ^ p6]
 }
 
-/// GF(2^8) square (linear: spread the bits, reduce).
+/// GF(16) square (linear).
 #[inline(always)]
-fn gf_sq(a: &[u64; 8]) -> [u64; 8] {
-    let mut p = [0u64; 15];
-    for i in 0..8 {
-        p[2 * i] = a[i];
-    }
-    reduce(p)
+fn sq16(a: [u64; 4]) -> [u64; 4] {
+    [a[0] ^ a[2], a[2], a[1] ^ a[3], a[3]]
 }
 
-/// The AES S-box on every byte of the bit-sliced state.
+/// Product with λ = y^3 (linear).
+#[inline(always)]
+fn mul_lambda(a: [u64; 4]) -> [u64; 4] {
+    [a[1], a[1] ^ a[2], a[2] ^ a[3], a[0] ^ a[3]]
+}
+
+/// GF(16) inverse as x^14 = x^2 · x^4 · x^8 (0 -> 0).
+#[inline(always)]
+fn inv16(x: [u64; 4]) -> [u64; 4] {
+    let x2 = sq16(x);
+    let x4 = sq16(x2);
+    let x8 = sq16(x4);
+    mul16(mul16(x2, x4), x8)
+}
+
+#[inline(always)]
+fn xor4(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    [a[0] ^ b[0], a[1] ^ b[1], a[2] ^ b[2], a[3] ^ b[3]]
+}
+
+/// The AES S-box on every byte of the bit-sliced state: map to the tower
+/// field, invert there ((h·z + l)^-1 = (h·d)·z + (h + l)·d with
+/// d = (h²λ + h·l + l²)^-1), map back with the affine map, add 0x63.
 #[inline(always)]
 fn sub_bytes(x: &[u64; 8]) -> [u64; 8] {
-    // x^254 = x^-1 (0 -> 0).
-    let x2 = gf_sq(x);
-    let x3 = gf_mul(&x2, x);
-    let x12 = gf_sq(&gf_sq(&x3));
-    let x15 = gf_mul(&x12, &x3);
-    let x240 = gf_sq(&gf_sq(&gf_sq(&gf_sq(&x15))));
-    let x252 = gf_mul(&x240, &x12);
-    let inv = gf_mul(&x252, &x2);
-    // Affine map: b_i ^ b_{i+4} ^ b_{i+5} ^ b_{i+6} ^ b_{i+7} ^ 0x63_i.
-    let mut out = [0u64; 8];
-    for i in 0..8 {
-        out[i] = inv[i] ^ inv[(i + 4) % 8] ^ inv[(i + 5) % 8] ^ inv[(i + 6) % 8] ^ inv[(i + 7) % 8];
-        if (0x63 >> i) & 1 == 1 {
-            out[i] = !out[i];
-        }
-    }
+    let t = lin8(&TO_TOWER, x);
+    let l = [t[0], t[1], t[2], t[3]];
+    let h = [t[4], t[5], t[6], t[7]];
+    let delta = xor4(xor4(mul_lambda(sq16(h)), mul16(h, l)), sq16(l));
+    let d = inv16(delta);
+    let nh = mul16(h, d);
+    let nl = mul16(xor4(h, l), d);
+    let y = [nl[0], nl[1], nl[2], nl[3], nh[0], nh[1], nh[2], nh[3]];
+    let mut out = lin8(&FROM_TOWER_AFFINE, &y);
+    // + 0x63 (bits 0, 1, 5, 6).
+    out[0] = !out[0];
+    out[1] = !out[1];
+    out[5] = !out[5];
+    out[6] = !out[6];
     out
 }
 
@@ -303,6 +332,40 @@ pub(crate) fn rows_soft<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The S-box against its definition (inverse by x^254 in the AES field,
+    /// then the affine map) on every byte.
+    #[test]
+    fn sbox_all() {
+        fn mul(a: u8, b: u8) -> u8 {
+            let mut r = 0u8;
+            let (mut a, mut b) = (a, b);
+            while b != 0 {
+                if b & 1 == 1 {
+                    r ^= a;
+                }
+                a = (a << 1) ^ if a & 0x80 != 0 { 0x1b } else { 0 };
+                b >>= 1;
+            }
+            r
+        }
+        for x in 0..=255u8 {
+            let mut inv = 1u8;
+            for _ in 0..254 {
+                inv = mul(inv, x);
+            }
+            let mut s = 0x63u8;
+            for i in 0..8 {
+                let bit = (inv >> i)
+                    ^ (inv >> ((i + 4) % 8))
+                    ^ (inv >> ((i + 5) % 8))
+                    ^ (inv >> ((i + 6) % 8))
+                    ^ (inv >> ((i + 7) % 8));
+                s ^= (bit & 1) << i;
+            }
+            assert_eq!(sbox(x), s, "S({x:#04x})");
+        }
+    }
 
     #[test]
     fn sbox_values() {
