@@ -116,6 +116,39 @@ fn stacks<P: ParameterSet>(name: &str, b: Backend) {
     );
 }
 
+/// Time of the whole A·S product's pieces for set `P`: all n/4 row
+/// generations, all n/4 `mul_as` and all n/4 `mul_sa` calls, in
+/// microseconds.
+fn kernels<P: ParameterSet>(name: &str, b: Backend) {
+    use testing::Kernel;
+    let n = P::N;
+    let seed = [3u8; 16];
+    let a = vec![5u16; 4 * n];
+    let s = vec![7u16; 8 * n];
+    let mut rows = vec![0u16; 4 * n];
+    let mut acc = vec![0u16; 8 * n];
+    let mut o = vec![0u16; 32];
+    let t = Instant::now();
+    for r0 in (0..n).step_by(4) {
+        testing::kernel::<P>(b, Kernel::Rows { seed_a: &seed, r0 }, &mut rows).expect("available");
+    }
+    let tr = t.elapsed().as_secs_f64() * 1e6;
+    let t = Instant::now();
+    for _ in (0..n).step_by(4) {
+        testing::kernel::<P>(b, Kernel::MulAs { a: &a, st: &s }, &mut o).expect("available");
+    }
+    let ta = t.elapsed().as_secs_f64() * 1e6;
+    let t = Instant::now();
+    for r0 in (0..n).step_by(4) {
+        testing::kernel::<P>(b, Kernel::MulSa { a: &a, s: &s, r0 }, &mut acc).expect("available");
+    }
+    let ts = t.elapsed().as_secs_f64() * 1e6;
+    println!(
+        "{name:22} {:9} kernels: rows of A {tr:7.0} us  A·S {ta:6.0} us  S'·A {ts:6.0} us",
+        b.name()
+    );
+}
+
 fn main() {
     let reps = std::env::args()
         .nth(1)
@@ -129,6 +162,11 @@ fn main() {
         time::<FrodoKem1344Aes>("frodokem-1344-aes", b, reps);
         time::<FrodoKem1344Shake>("frodokem-1344-shake", b, reps);
         time::<EFrodoKem640Aes>("efrodokem-640-aes", b, reps);
+    }
+    for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        kernels::<FrodoKem640Aes>("frodokem-640-aes", b);
+        kernels::<FrodoKem640Shake>("frodokem-640-shake", b);
+        kernels::<FrodoKem1344Aes>("frodokem-1344-aes", b);
     }
     for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
         stacks::<FrodoKem640Aes>("frodokem-640-aes", b);
