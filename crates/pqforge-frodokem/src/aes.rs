@@ -146,11 +146,18 @@ fn sub_bytes(x: &[u64; 8]) -> [u64; 8] {
 /// ShiftRows on one plane: row r of each block rotates left by r columns.
 #[inline(always)]
 fn shift_rows_plane(w: u64) -> u64 {
+    // Evaluated at compile time (a `const fn` called at run time is a call).
+    const R1_LO: u64 = row_cols(1, 3, true);
+    const R1_HI: u64 = row_cols(1, 3, false);
+    const R2_LO: u64 = row_cols(2, 2, true);
+    const R2_HI: u64 = row_cols(2, 2, false);
+    const R3_LO: u64 = row_cols(3, 1, true);
+    const R3_HI: u64 = row_cols(3, 1, false);
     let mut out = w & ROW0;
     // Row r: new column c takes old column c + r (mod 4).
-    out |= ((w >> 4) & row_cols(1, 3, true)) | ((w << 12) & row_cols(1, 3, false));
-    out |= ((w >> 8) & row_cols(2, 2, true)) | ((w << 8) & row_cols(2, 2, false));
-    out |= ((w >> 12) & row_cols(3, 1, true)) | ((w << 4) & row_cols(3, 1, false));
+    out |= ((w >> 4) & R1_LO) | ((w << 12) & R1_HI);
+    out |= ((w >> 8) & R2_LO) | ((w << 8) & R2_HI);
+    out |= ((w >> 12) & R3_LO) | ((w << 4) & R3_HI);
     out
 }
 

@@ -114,6 +114,14 @@ fn selected_backend_is_available() {
     )) && std::is_x86_feature_detected!("avx2")
         && std::is_x86_feature_detected!("aes")
     {
-        assert_eq!(sel, Backend::Avx2);
+        let vaes = std::is_x86_feature_detected!("vaes");
+        assert_eq!(
+            sel,
+            if vaes {
+                Backend::Avx2Vaes
+            } else {
+                Backend::Avx2
+            }
+        );
     }
 }

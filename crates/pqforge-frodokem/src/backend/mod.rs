@@ -9,7 +9,7 @@
 //! * `x86` (x86_64 only; left out by `--cfg pqforge_backend="portable"`):
 //!   `Aesni` (the portable products compiled for SSE2, AES-NI for A) and
 //!   `Avx2` (the products compiled for AVX2, AES-NI for A, four-lane
-//!   Keccak for the SHAKE rows).
+//!   Keccak for the SHAKE rows) and `Avx2Vaes` (`Avx2` with VAES for A).
 //!
 //! A public call hands its whole operation (an [`Operation`]) to [`run`],
 //! which asks the CPU once and runs the operation instantiated for the best
@@ -20,7 +20,7 @@ mod portable;
 
 pqforge_core::x86_simd! {
     mod x86;
-    use pqforge_core::cpu::{Aesni, Avx2};
+    use pqforge_core::cpu::{Aesni, Avx2, Avx2Vaes};
 }
 // rustfmt does not follow `mod` items inside a macro call: this
 // never-compiled twin lets `cargo fmt` reach the file.
@@ -40,10 +40,13 @@ pub(crate) trait Operation {
     fn run<B: Backend>(self) -> Self::Output;
 }
 
-/// Runs `op` on the fastest backend this CPU supports (AVX2 with AES-NI,
-/// else AES-NI, else portable).
+/// Runs `op` on the fastest backend this CPU supports (AVX2 with VAES,
+/// else AVX2 with AES-NI, else AES-NI, else portable).
 pub(crate) fn run<O: Operation>(op: O) -> O::Output {
     pqforge_core::x86_simd! {{
+        if let Some(token) = Avx2Vaes::detect() {
+            return x86::run_avx2_vaes(token, op);
+        }
         if let (Some(avx2), Some(aes)) = (Avx2::detect(), Aesni::detect()) {
             return x86::run_avx2(avx2, aes, op);
         }
@@ -74,19 +77,22 @@ pub enum Which {
     Aesni,
     /// x86_64 AVX2 products with AES-NI.
     Avx2,
+    /// x86_64 AVX2 products with VAES.
+    Avx2Vaes,
 }
 
 impl Which {
     /// Every backend this crate knows.
-    pub const ALL: [Which; 3] = [Which::Portable, Which::Aesni, Which::Avx2];
+    pub const ALL: [Which; 4] = [Which::Portable, Which::Aesni, Which::Avx2, Which::Avx2Vaes];
 
-    /// `portable`, `aesni` or `avx2`.
+    /// `portable`, `aesni`, `avx2` or `avx2-vaes`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Which::Portable => "portable",
             Which::Aesni => "aesni",
             Which::Avx2 => "avx2",
+            Which::Avx2Vaes => "avx2-vaes",
         }
     }
 
@@ -125,6 +131,9 @@ pub(crate) fn run_on<O: Operation>(which: Which, op: O) -> Option<O::Output> {
         return Some(op.run::<Portable>());
     }
     pqforge_core::x86_simd! {{
+        if which == Which::Avx2Vaes {
+            return Avx2Vaes::detect().map(|t| x86::run_avx2_vaes(t, op));
+        }
         if which == Which::Avx2 {
             if let (Some(avx2), Some(aes)) = (Avx2::detect(), Aesni::detect()) {
                 return Some(x86::run_avx2(avx2, aes, op));

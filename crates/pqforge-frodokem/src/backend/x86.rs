@@ -1,7 +1,8 @@
 //! The x86_64 backends: `Aesni` (AES-NI for the AES rows of A, everything
-//! else portable) and `Avx2` (AES-NI, four-lane Keccak for the SHAKE rows,
+//! else portable), `Avx2` (AES-NI, four-lane Keccak for the SHAKE rows,
 //! and the matrix products of `matrix` compiled for AVX2, where they
-//! vectorise on 16 lanes of 16 bits).
+//! vectorise on 16 lanes of 16 bits: `vpmullw` / `vpaddw` on YMM) and
+//! `Avx2Vaes` (the same with VAES: two AES blocks per instruction).
 //!
 //! Safety: the backend types are private to this module, and the only
 //! generic code instantiated with them is reached through `run_aesni` /
@@ -15,11 +16,13 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi32_si128, _mm_loadu_si128,
-    _mm_storeu_si128, _mm_xor_si128,
+    __m128i, __m256i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi32_si128, _mm_loadu_si128,
+    _mm_storeu_si128, _mm_xor_si128, _mm256_aesenc_epi128, _mm256_aesenclast_epi128,
+    _mm256_broadcastsi128_si256, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_storeu_si256,
+    _mm256_xor_si256,
 };
 
-use pqforge_core::cpu::{Aesni, Avx2};
+use pqforge_core::cpu::{Aesni, Avx2, Avx2Vaes};
 use pqforge_core::keccak_x4::Shake128x4;
 
 use super::Operation;
@@ -54,6 +57,43 @@ pub(super) fn run_avx2<O: Operation>(_avx2: Avx2, _aes: Aesni, op: O) -> O::Outp
 #[target_feature(enable = "avx2,aes,sse2")]
 fn run_avx2_features<O: Operation>(op: O) -> O::Output {
     op.run::<Avx2Backend>()
+}
+
+/// AVX2 products, VAES, four-lane Keccak.
+struct Avx2VaesBackend;
+
+/// Runs `op` on the AVX2 + VAES backend.
+pub(super) fn run_avx2_vaes<O: Operation>(_token: Avx2Vaes, op: O) -> O::Output {
+    // SAFETY: the token proves AVX2, AES-NI and VAES.
+    unsafe { run_avx2_vaes_features(op) }
+}
+
+#[target_feature(enable = "avx2,aes,vaes")]
+fn run_avx2_vaes_features<O: Operation>(op: O) -> O::Output {
+    op.run::<Avx2VaesBackend>()
+}
+
+impl Backend for Avx2VaesBackend {
+    const NAME: &'static str = "avx2-vaes";
+
+    fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
+        // SAFETY: this backend is reached only with the Avx2Vaes token.
+        unsafe { rows_vaes::<P>(key, r0, out) }
+    }
+
+    fn rows_shake<P: ParameterSet>(seed: &[u8; SEED_A_BYTES], r0: usize, out: &mut [u16]) {
+        rows_shake_x4::<P>(seed, r0, out);
+    }
+
+    fn mul_as<P: ParameterSet>(a: &[u16], st: &[u16], out: &mut [u16; 32]) {
+        // SAFETY: this backend is reached only with the Avx2Vaes token.
+        unsafe { mul_as_avx2::<P>(a, st, out) }
+    }
+
+    fn mul_sa<P: ParameterSet>(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]) {
+        // SAFETY: this backend is reached only with the Avx2Vaes token.
+        unsafe { mul_sa_avx2::<P>(a, s, r0, acc) }
+    }
 }
 
 impl Backend for AesniBackend {
@@ -133,6 +173,65 @@ fn rows_aesni<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
                 _mm_storeu_si128(o.as_mut_ptr().cast::<__m128i>(), y);
             }
         }
+    }
+}
+
+/// `K` YMM registers (2·K blocks, 16·K entries) of A's rows with VAES,
+/// starting at block (row, col); returns the next (row, col).
+#[target_feature(enable = "avx2,aes,vaes")]
+#[inline]
+fn vaes_group<const K: usize>(
+    rk: &[__m256i; 11],
+    n: usize,
+    (mut row, mut col): (usize, usize),
+    out: &mut [u16],
+) -> (usize, usize) {
+    let mut b = [_mm256_setzero_si256(); K];
+    for x in &mut b {
+        let mut w = [0i32; 2];
+        for v in &mut w {
+            *v = (row | (col << 16)) as i32;
+            col += 8;
+            if col == n {
+                col = 0;
+                row += 1;
+            }
+        }
+        *x = _mm256_xor_si256(_mm256_setr_epi32(w[0], 0, 0, 0, w[1], 0, 0, 0), rk[0]);
+    }
+    for k in &rk[1..10] {
+        for x in &mut b {
+            *x = _mm256_aesenc_epi128(*x, *k);
+        }
+    }
+    for (x, o) in b.iter().zip(out.chunks_exact_mut(16)) {
+        let y = _mm256_aesenclast_epi128(*x, rk[10]);
+        #[allow(clippy::cast_ptr_alignment)] // an unaligned store
+        // SAFETY: o is 16 words (32 bytes); unaligned store; little-endian.
+        unsafe {
+            _mm256_storeu_si256(o.as_mut_ptr().cast::<__m256i>(), y);
+        }
+    }
+    (row, col)
+}
+
+/// Rows r0..r0+4 of A with VAES: sixteen blocks in flight (eight YMM
+/// registers of two blocks), then a group of eight for the rest (n = 976).
+#[target_feature(enable = "avx2,aes,vaes")]
+fn rows_vaes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
+    let n = P::N;
+    let mut rk = [_mm256_setzero_si256(); 11];
+    for (r, k) in rk.iter_mut().zip(&key.bytes) {
+        // SAFETY: k is 16 bytes; unaligned load.
+        *r = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(k.as_ptr().cast()) });
+    }
+    let mut pos = (r0, 0usize);
+    let mut chunks = out.chunks_exact_mut(128);
+    for chunk in &mut chunks {
+        pos = vaes_group::<8>(&rk, n, pos, chunk);
+    }
+    for chunk in chunks.into_remainder().chunks_exact_mut(64) {
+        pos = vaes_group::<4>(&rk, n, pos, chunk);
     }
 }
 
