@@ -8,6 +8,7 @@
 
 use pqforge_core::ByteArray;
 use pqforge_core::ctgrind::{declassify, poison};
+use pqforge_frodokem::testing::{self, Backend};
 use pqforge_frodokem::{
     Ciphertext, DecapsKey, EFrodoKem976Aes, EncapsKey, FrodoKem640Aes, FrodoKem640Shake, Kem,
     ParameterSet,
@@ -50,7 +51,40 @@ fn run<K: ParameterSet + Kem>() {
     println!("{}: ok", K::INFO.name);
 }
 
+/// The same through every available backend (the testing entry points).
+fn run_backends<K: ParameterSet + Kem>() {
+    for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        let mut seed = vec![0x42u8; K::KEYGEN_SEED_BYTES];
+        poison(&mut seed);
+        let (mut ek, mut dk) = (vec![0u8; K::EK_BYTES], vec![0u8; K::DK_BYTES]);
+        testing::keygen_derand::<K>(b, &seed, &mut ek, &mut dk).expect("available");
+        declassify(&mut ek);
+        declassify(&mut dk[K::LEN_SEC..K::LEN_SEC + K::EK_BYTES]);
+        let n = K::DK_BYTES;
+        declassify(&mut dk[n - K::LEN_SEC..]);
+        let mut m = vec![7u8; K::ENCAPS_SEED_BYTES];
+        poison(&mut m);
+        let (mut ct, mut ss) = (vec![0u8; K::CT_BYTES], vec![0u8; K::LEN_SEC]);
+        testing::encaps_derand::<K>(b, &ek, &m, &mut ct, &mut ss).expect("available");
+        declassify(&mut ct);
+        let mut ss2 = vec![0u8; K::LEN_SEC];
+        testing::decaps::<K>(b, &dk, &ct, &mut ss2).expect("available");
+        ct[5] ^= 1;
+        let mut ss3 = vec![0u8; K::LEN_SEC];
+        testing::decaps::<K>(b, &dk, &ct, &mut ss3).expect("available");
+        declassify(&mut ss);
+        declassify(&mut ss2);
+        declassify(&mut ss3);
+        assert_eq!(ss, ss2);
+        assert_ne!(ss2, ss3);
+        println!("{} on {}: ok", K::INFO.name, b.name());
+    }
+}
+
 fn main() {
+    println!("dispatch selects {}", Backend::selected().name());
+    run_backends::<FrodoKem640Aes>();
+    run_backends::<FrodoKem640Shake>();
     run::<FrodoKem640Aes>();
     run::<FrodoKem640Shake>();
     run::<EFrodoKem976Aes>();
