@@ -37,15 +37,19 @@ impl MatrixA {
 /// The kernels a backend provides (portable defaults) and the stage
 /// frames, compiled per backend.
 pub(crate) trait Backend {
-    /// `portable`, `aesni` or `avx2`.
+    /// `portable`, `aesni`, `avx2` or `avx2-vaes`.
     const NAME: &'static str;
+    /// Rows of A generated per call (4 or 8).
+    const ROWS: usize;
+    /// A buffer of `ROWS` rows of A.
+    type RowBuf<P: ParameterSet>: U16Buf;
 
-    /// Rows r0..r0+4 of A with AES-128 (4·n entries).
+    /// Rows r0.. of A with AES-128 (`out.len()` a multiple of 4·n).
     fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
         aes::rows_soft::<P>(key, r0, out);
     }
 
-    /// Rows r0..r0+4 of A with SHAKE128 (4·n entries).
+    /// Rows r0.. of A with SHAKE128 (`out.len()` a multiple of 4·n).
     fn rows_shake<P: ParameterSet>(seed: &[u8; SEED_A_BYTES], r0: usize, out: &mut [u16]) {
         rows_shake_scalar::<P>(seed, r0, out);
     }
@@ -92,7 +96,7 @@ pub(crate) trait Backend {
     }
 }
 
-/// Four rows of A with one SHAKE128 call per row:
+/// Rows of A with one SHAKE128 call per row:
 /// row i = SHAKE128(i as 16-bit little-endian ‖ seed_A), 2n bytes.
 pub(crate) fn rows_shake_scalar<P: ParameterSet>(
     seed: &[u8; SEED_A_BYTES],
@@ -113,7 +117,7 @@ pub(crate) fn rows_shake_scalar<P: ParameterSet>(
     }
 }
 
-/// Rows r0..r0+4 of A on backend `B`.
+/// Rows r0.. of A on backend `B` (`out.len() / n` of them).
 #[inline(always)]
 fn rows<P: ParameterSet, B: Backend>(a: &MatrixA, r0: usize, out: &mut [u16]) {
     match &a.key {
@@ -170,23 +174,26 @@ pub(crate) fn keygen_frame<P: ParameterSet, B: Backend>(
     let mut xof = SampleStream::new::<P>(DOMAIN_KEYGEN, seed_se);
     xof.sample::<P>(st.as_mut());
     let a = MatrixA::new::<P>(seed_a);
-    let mut rows_buf = P::Rows::zeroed();
+    let mut rows_buf = B::RowBuf::<P>::zeroed();
+    debug_assert_eq!(rows_buf.as_ref().len(), B::ROWS * n);
     let mut out = [0u16; 32];
     let mut e = [0u16; 32];
-    for r0 in (0..n).step_by(4) {
+    for r0 in (0..n).step_by(B::ROWS) {
         rows::<P, B>(&a, r0, rows_buf.as_mut());
-        B::mul_as::<P>(rows_buf.as_ref(), st.as_ref(), &mut out);
-        xof.sample::<P>(&mut e);
-        for (o, x) in out.iter_mut().zip(&e) {
-            *o = o.wrapping_add(*x);
-        }
-        for t in 0..4 {
-            let off = (r0 + t) * P::LOGQ;
-            pack8(
-                &out[8 * t..8 * t + 8],
-                P::LOGQ,
-                &mut pk_b[off..off + P::LOGQ],
-            );
+        for (h, four) in rows_buf.as_ref().chunks_exact(4 * n).enumerate() {
+            B::mul_as::<P>(four, st.as_ref(), &mut out);
+            xof.sample::<P>(&mut e);
+            for (o, x) in out.iter_mut().zip(&e) {
+                *o = o.wrapping_add(*x);
+            }
+            for t in 0..4 {
+                let off = (r0 + 4 * h + t) * P::LOGQ;
+                pack8(
+                    &out[8 * t..8 * t + 8],
+                    P::LOGQ,
+                    &mut pk_b[off..off + P::LOGQ],
+                );
+            }
         }
     }
     for (o, x) in sk_st.chunks_exact_mut(2).zip(st.as_ref()) {
@@ -215,10 +222,13 @@ pub(crate) fn encrypt_frame<P: ParameterSet, B: Backend, S: Sink>(
     xof.sample::<P>(sp.as_mut());
     xof.sample::<P>(acc.as_mut());
     let a = MatrixA::new::<P>(&pk[..SEED_A_BYTES]);
-    let mut rows_buf = P::Rows::zeroed();
-    for r0 in (0..n).step_by(4) {
+    let mut rows_buf = B::RowBuf::<P>::zeroed();
+    debug_assert_eq!(rows_buf.as_ref().len(), B::ROWS * n);
+    for r0 in (0..n).step_by(B::ROWS) {
         rows::<P, B>(&a, r0, rows_buf.as_mut());
-        B::mul_sa::<P>(rows_buf.as_ref(), sp.as_ref(), r0, acc.as_mut());
+        for (h, four) in rows_buf.as_ref().chunks_exact(4 * n).enumerate() {
+            B::mul_sa::<P>(four, sp.as_ref(), r0 + 4 * h, acc.as_mut());
+        }
     }
     let mut packed = [0u8; 16];
     for (g, v) in acc.as_ref().chunks_exact(8).enumerate() {

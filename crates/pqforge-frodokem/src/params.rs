@@ -79,6 +79,8 @@ pub trait ParameterSet: Copy + Default + core::fmt::Debug + Send + Sync + 'stati
     type Mat: U16Buf;
     /// Four rows of A (4 × n).
     type Rows: U16Buf;
+    /// Eight rows of A (8 × n).
+    type Rows8: U16Buf;
 }
 
 const CDF_640: [u16; 13] = [
@@ -107,6 +109,7 @@ macro_rules! set {
             const CDF: &'static [u16] = &$cdf;
             type Mat = [u16; NBAR * $n];
             type Rows = [u16; 4 * $n];
+            type Rows8 = [u16; 8 * $n];
         }
     };
 }

@@ -35,8 +35,20 @@ fn kernels<P: ParameterSet>(tag: u64) {
         let s = words(&mut r, 8 * n);
         let acc0 = words(&mut r, 8 * n);
         let run = |b: Backend| {
+            // Four rows, and eight (the SIMD backends' pairs of sponges).
             let mut rows = vec![0u16; 4 * n];
             testing::kernel::<P>(b, Kernel::Rows { seed_a: &seed, r0 }, &mut rows)?;
+            let mut rows8 = vec![0u16; 8 * n];
+            let r8 = r0.min(n - 8);
+            testing::kernel::<P>(
+                b,
+                Kernel::Rows {
+                    seed_a: &seed,
+                    r0: r8,
+                },
+                &mut rows8,
+            )?;
+            rows.extend_from_slice(&rows8);
             let mut as_out = vec![0u16; 32];
             testing::kernel::<P>(b, Kernel::MulAs { a: &a, st: &s }, &mut as_out)?;
             let mut acc = acc0.clone();

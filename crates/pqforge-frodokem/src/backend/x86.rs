@@ -75,6 +75,8 @@ fn run_avx2_vaes_features<O: Operation>(op: O) -> O::Output {
 
 impl Backend for Avx2VaesBackend {
     const NAME: &'static str = "avx2-vaes";
+    const ROWS: usize = 8;
+    type RowBuf<P: ParameterSet> = P::Rows8;
 
     fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
         // SAFETY: this backend is reached only with the Avx2Vaes token.
@@ -98,6 +100,8 @@ impl Backend for Avx2VaesBackend {
 
 impl Backend for AesniBackend {
     const NAME: &'static str = "aesni";
+    const ROWS: usize = 4;
+    type RowBuf<P: ParameterSet> = P::Rows;
 
     fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
         // SAFETY: this backend is reached only with the Aesni token.
@@ -107,6 +111,8 @@ impl Backend for AesniBackend {
 
 impl Backend for Avx2Backend {
     const NAME: &'static str = "avx2";
+    const ROWS: usize = 8;
+    type RowBuf<P: ParameterSet> = P::Rows8;
 
     fn rows_aes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
         // SAFETY: this backend is reached only with the Aesni token.
@@ -235,27 +241,61 @@ fn rows_vaes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
     }
 }
 
-/// Rows r0..r0+4 of A with four-lane SHAKE128 (one lane per row).
+/// Rows r0.. of A with SHAKE128 on four-lane sponges (one lane per row):
+/// eight rows at a time as a pair of four-lane sponges (one pass over
+/// 512-bit registers with AVX-512), then four.
 fn rows_shake_x4<P: ParameterSet>(seed: &[u8; SEED_A_BYTES], r0: usize, out: &mut [u16]) {
     let n = P::N;
+    let mut r = r0;
+    let mut rest = out;
+    while rest.len() >= 8 * n {
+        let (eight, tail) = rest.split_at_mut(8 * n);
+        let (lo, hi) = eight.split_at_mut(4 * n);
+        let mut x = sponge4(seed, r);
+        let mut y = sponge4(seed, r + 4);
+        let mut blk = [[0u8; 168]; 8];
+        let mut off = 0;
+        while off < n {
+            let [b0, b1, b2, b3, b4, b5, b6, b7] = &mut blk;
+            Shake128x4::squeeze_blocks_pair(&mut x, &mut y, [b0, b1, b2, b3, b4, b5, b6, b7]);
+            let take = core::cmp::min(84, n - off);
+            copy_rows(&blk[..4], lo, n, off, take);
+            copy_rows(&blk[4..], hi, n, off, take);
+            off += take;
+        }
+        r += 8;
+        rest = tail;
+    }
+    if !rest.is_empty() {
+        let mut x = sponge4(seed, r);
+        let mut blk = [[0u8; 168]; 4];
+        let mut off = 0;
+        while off < n {
+            let [b0, b1, b2, b3] = &mut blk;
+            x.squeeze_blocks([b0, b1, b2, b3]);
+            let take = core::cmp::min(84, n - off);
+            copy_rows(&blk, rest, n, off, take);
+            off += take;
+        }
+    }
+}
+
+/// Four SHAKE128 sponges on (row ‖ seed_A) for rows r..r+4.
+fn sponge4(seed: &[u8; SEED_A_BYTES], r: usize) -> Shake128x4 {
     let mut inp = [[0u8; 2 + SEED_A_BYTES]; 4];
     for (t, x) in inp.iter_mut().enumerate() {
-        x[..2].copy_from_slice(&((r0 + t) as u16).to_le_bytes());
+        x[..2].copy_from_slice(&((r + t) as u16).to_le_bytes());
         x[2..].copy_from_slice(seed);
     }
-    let mut x = Shake128x4::absorb_once([&inp[0], &inp[1], &inp[2], &inp[3]]);
-    let mut blk = [[0u8; 168]; 4];
-    let mut off = 0;
-    while off < n {
-        let [b0, b1, b2, b3] = &mut blk;
-        x.squeeze_blocks([b0, b1, b2, b3]);
-        let take = core::cmp::min(84, n - off);
-        for (t, b) in blk.iter().enumerate() {
-            let row = &mut out[t * n + off..t * n + off + take];
-            for (o, w) in row.iter_mut().zip(b.chunks_exact(2)) {
-                *o = u16::from_le_bytes([w[0], w[1]]);
-            }
+    Shake128x4::absorb_once([&inp[0], &inp[1], &inp[2], &inp[3]])
+}
+
+/// Entries off..off+take of four rows (of n) from one output block each.
+fn copy_rows(blk: &[[u8; 168]], rows: &mut [u16], n: usize, off: usize, take: usize) {
+    for (t, b) in blk.iter().enumerate() {
+        let row = &mut rows[t * n + off..t * n + off + take];
+        for (o, w) in row.iter_mut().zip(b.chunks_exact(2)) {
+            *o = u16::from_le_bytes([w[0], w[1]]);
         }
-        off += take;
     }
 }
