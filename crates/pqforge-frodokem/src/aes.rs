@@ -5,10 +5,10 @@
 //! Layout: bit plane `b` holds bit `b` of the 64 state bytes of four
 //! blocks; byte `p` of block `k` sits at bit `16·k + p`, with
 //! `p = 4·column + row` (the byte order of the AES input). The S-box is
-//! inversion in GF(2^8) (x^254: four multiplications and seven squarings
-//! on bit planes) followed by the affine map; ShiftRows and the row
-//! rotations of MixColumns are masked shifts inside each 16-bit block
-//! group. Nothing branches on or indexes memory with data.
+//! inversion in the tower field GF((2^4)^2) on bit planes followed by the
+//! affine map; ShiftRows and the row rotations of MixColumns are masked
+//! shifts inside each 16-bit block group. Nothing branches on or indexes
+//! memory with data.
 
 use crate::params::ParameterSet;
 

@@ -1,7 +1,8 @@
 //! FrodoKEM and eFrodoKEM, generic over the parameter set and the backend:
 //! key generation, encapsulation and decapsulation (FO transform with
-//! implicit rejection). The matrix A is never stored whole: four rows at a
-//! time are generated inside the products.
+//! implicit rejection). The matrix A is never stored whole: four (or, on
+//! the SIMD backends, eight) rows at a time are generated inside the
+//! products.
 
 use pqforge_core::ct;
 use zeroize::Zeroize;

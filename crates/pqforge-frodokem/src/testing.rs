@@ -75,8 +75,8 @@ pub fn decaps<P: ParameterSet>(b: Backend, dk: &[u8], ct: &[u8], ss: &mut [u8]) 
 /// Which kernel [`kernel`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel<'a> {
-    /// Rows r0..r0+4 of A from `seed_A` with the set's generator into `out`
-    /// (4·n words).
+    /// Rows r0.. of A from `seed_A` with the set's generator into `out`
+    /// (a multiple of 4·n words).
     Rows {
         /// `seed_A`.
         seed_a: &'a [u8; 16],

@@ -1,5 +1,5 @@
 //! The x86_64 backends: `Aesni` (AES-NI for the AES rows of A, everything
-//! else portable), `Avx2` (AES-NI, four-lane Keccak for the SHAKE rows,
+//! else portable), `Avx2` (AES-NI, paired four-lane Keccak for the SHAKE rows,
 //! and the matrix products of `matrix` compiled for AVX2, where they
 //! vectorise on 16 lanes of 16 bits: `vpmullw` / `vpaddw` on YMM) and
 //! `Avx2Vaes` (the same with VAES: two AES blocks per instruction).
@@ -144,7 +144,7 @@ fn mul_sa_avx2<P: ParameterSet>(a: &[u16], s: &[u16], r0: usize, acc: &mut [u16]
     matrix::mul_sa::<P>(a, s, r0, acc);
 }
 
-/// Rows r0..r0+4 of A with AES-NI, eight blocks in flight.
+/// Rows r0.. of A with AES-NI, eight blocks in flight.
 #[target_feature(enable = "aes,sse2")]
 fn rows_aesni<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
     let n = P::N;
@@ -221,7 +221,7 @@ fn vaes_group<const K: usize>(
     (row, col)
 }
 
-/// Rows r0..r0+4 of A with VAES: sixteen blocks in flight (eight YMM
+/// Rows r0.. of A with VAES: sixteen blocks in flight (eight YMM
 /// registers of two blocks), then a group of eight for the rest (n = 976).
 #[target_feature(enable = "avx2,aes,vaes")]
 fn rows_vaes<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16]) {
