@@ -106,15 +106,24 @@ pub(crate) fn rows_shake_scalar<P: ParameterSet>(
 ) {
     let n = P::N;
     let mut blk = [0u8; 168];
-    for (t, row) in out.chunks_exact_mut(n).enumerate() {
-        let idx = ((r0 + t) as u16).to_le_bytes();
+    // Index loops, not `chunks`: at opt-level "z" their length arithmetic
+    // is a `div` (public operands, but divscan flags it).
+    let (mut row, mut start) = (r0, 0);
+    while start + n <= out.len() {
+        let idx = (row as u16).to_le_bytes();
         let mut x = pqforge_core::sponge::Shake128::absorb(&[&idx, seed], 0x1F);
-        for chunk in row.chunks_mut(84) {
-            x.squeeze_block(&mut blk[..2 * chunk.len()]);
-            for (o, b) in chunk.iter_mut().zip(blk.chunks_exact(2)) {
+        let mut off = 0;
+        while off < n {
+            let take = core::cmp::min(84, n - off);
+            x.squeeze_block(&mut blk[..2 * take]);
+            let dst = &mut out[start + off..start + off + take];
+            for (o, b) in dst.iter_mut().zip(blk.chunks_exact(2)) {
                 *o = u16::from_le_bytes([b[0], b[1]]);
             }
+            off += take;
         }
+        row += 1;
+        start += n;
     }
 }
 

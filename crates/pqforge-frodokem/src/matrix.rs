@@ -217,7 +217,9 @@ pub(crate) fn mul_sa<P: ParameterSet>(a: &[u16], s: &[u16], r0: usize, acc: &mut
     let (a0, rest) = a.split_at(n);
     let (a1, rest) = rest.split_at(n);
     let (a2, a3) = rest.split_at(n);
-    for (i, row) in acc[..NBAR * n].chunks_exact_mut(n).enumerate() {
+    // An index loop, not `chunks_exact_mut(n)` (a `div` at opt-level "z").
+    for i in 0..NBAR {
+        let row = &mut acc[i * n..(i + 1) * n];
         let c = &s[i * n + r0..i * n + r0 + 4];
         let (c0, c1, c2, c3) = (c[0], c[1], c[2], c[3]);
         for ((((o, &x0), &x1), &x2), &x3) in row.iter_mut().zip(a0).zip(a1).zip(a2).zip(&a3[..n]) {
