@@ -163,6 +163,8 @@ pub(crate) struct Comparer<'a> {
 impl Sink for Comparer<'_> {
     #[inline]
     fn put(&mut self, off: usize, bytes: &[u8]) {
+        // CT: differences are ORed over every byte (no early exit); only
+        // `ct::nonzero_to_mask_u8` of the total is used, as a mask.
         for (a, b) in self.ct[off..off + bytes.len()].iter().zip(bytes) {
             self.diff |= a ^ b;
         }
@@ -367,7 +369,8 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut
     let (seed_se, k) = g2.split_at(P::SEED_SE_BYTES);
     let mut cmp = Comparer { ct: c, diff: 0 };
     B::encrypt_frame::<P, _>(seed_se, pk, &mu[..sec], &mut cmp);
-    // 0xFF if the re-encryption matches (keep k'), else 0 (take s).
+    // CT: 0xFF if the re-encryption matches (keep k'), else 0 (take s);
+    // the choice is a masked select, never a branch.
     let ok = !ct::nonzero_to_mask_u8(cmp.diff);
     let mut kk = [0u8; 32];
     ct::select(ok, k, s, &mut kk[..sec]);
@@ -384,7 +387,8 @@ pub(crate) fn check_st<P: ParameterSet>(sk_st: &[u8]) -> u32 {
     let mut bad = 0u32;
     for b in sk_st.chunks_exact(2) {
         let x = u16::from_le_bytes([b[0], b[1]]);
-        // |x| as a signed 16-bit value, computed branch-free.
+        // CT: |x| as a signed 16-bit value, computed branch-free; the bound
+        // check is a borrow mask, ORed over all entries.
         let v = i32::from(x as i16);
         let sign = (v >> 31) as u32;
         let abs = ((v as u32) ^ sign).wrapping_sub(sign);

@@ -93,6 +93,8 @@ pub(crate) fn sample(x: &mut [u16], cdf: &[u16]) {
         let prnd = *v >> 1;
         let sign = *v & 1;
         let mut s = 0u16;
+        // CT: every entry is compared (no early exit); the comparison is the
+        // borrow bit of a 16-bit subtraction, the sign applied arithmetically.
         for &c in table {
             // 1 iff c < prnd (both below 2^15).
             s = s.wrapping_add(c.wrapping_sub(prnd) >> 15);
@@ -152,6 +154,7 @@ pub(crate) fn encode<P: ParameterSet>(mu: &[u8], out: &mut [u16; 64]) {
             *o = ((t & mask) << (P::LOGQ - b)) as u16;
             t >>= b;
         }
+        t.zeroize();
     }
 }
 
@@ -164,6 +167,7 @@ pub(crate) fn decode<P: ParameterSet>(m: &[u16; 64], mu: &mut [u8]) {
     for (w, chunk) in m.chunks_exact(8).enumerate() {
         let mut t = 0u64;
         for (j, &x) in chunk.iter().enumerate() {
+            // CT: rounding by addition and shift; no division, no branch.
             let r = ((u32::from(x & maskq) + (1 << (shift - 1))) >> shift) as u16 & maskb;
             t |= u64::from(r) << (b * j);
         }

@@ -30,8 +30,15 @@ impl<const L: usize> U16Buf for [u16; L] {
     }
 }
 
-/// A FrodoKEM parameter set: everything the generic code reads.
-pub trait ParameterSet: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
+mod sealed {
+    /// Only this crate's twelve sets implement [`super::ParameterSet`].
+    pub trait Sealed {}
+}
+
+/// A FrodoKEM parameter set: everything the generic code reads (sealed).
+pub trait ParameterSet:
+    sealed::Sealed + Copy + Default + core::fmt::Debug + Send + Sync + 'static
+{
     /// The LWE dimension n.
     const N: usize;
     /// log2 of the modulus q (15 or 16).
@@ -97,6 +104,8 @@ macro_rules! set {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $ty;
+
+        impl sealed::Sealed for $ty {}
 
         impl ParameterSet for $ty {
             const N: usize = $n;

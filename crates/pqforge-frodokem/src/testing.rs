@@ -12,6 +12,9 @@ use crate::params::{MatrixGen, ParameterSet};
 
 /// Deterministic key generation (`seed` = `s ‖ seed_SE ‖ z`) on backend
 /// `b` into `ek`, `dk` (exact lengths).
+///
+/// # Panics
+/// If a length is wrong.
 pub fn keygen_derand<P: ParameterSet>(
     b: Backend,
     seed: &[u8],
@@ -33,6 +36,9 @@ pub fn keygen_derand<P: ParameterSet>(
 }
 
 /// Deterministic encapsulation (`m` = `μ (‖ salt)`) on backend `b`.
+///
+/// # Panics
+/// If a length is wrong.
 pub fn encaps_derand<P: ParameterSet>(
     b: Backend,
     ek: &[u8],
@@ -57,6 +63,9 @@ pub fn encaps_derand<P: ParameterSet>(
 }
 
 /// Decapsulation on backend `b` (`dk` not checked).
+///
+/// # Panics
+/// If a length is wrong.
 pub fn decaps<P: ParameterSet>(b: Backend, dk: &[u8], ct: &[u8], ss: &mut [u8]) -> Option<()> {
     assert_eq!(dk.len(), P::DK_BYTES);
     assert_eq!(ct.len(), P::CT_BYTES);
@@ -131,6 +140,9 @@ impl<P: ParameterSet> Operation for KernelOp<'_, P> {
 }
 
 /// Runs one kernel of set `P` on backend `b` (see [`Kernel`]).
+///
+/// # Panics
+/// If a buffer is too short for the kernel.
 pub fn kernel<P: ParameterSet>(b: Backend, k: Kernel<'_>, out: &mut [u16]) -> Option<()> {
     run_on(
         b,
