@@ -1,8 +1,7 @@
 //! Rough timings of key generation, encapsulation and decapsulation per
 //! set and backend (`cargo run --release -p pqforge-frodokem --example
-//! timing`): median of a few runs, in microseconds; then the peak stack of
-//! each operation (stack painting on a fresh thread).
-#![allow(unsafe_code)]
+//! timing`): median of a few runs, in microseconds; then the row
+//! generation and the two products alone.
 
 use std::time::Instant;
 
@@ -40,79 +39,6 @@ fn time<P: ParameterSet>(name: &str, b: Backend, reps: usize) {
         median(tk),
         median(te),
         median(td)
-    );
-}
-
-const PAINTED: usize = 1 << 20;
-const PATTERN: u64 = 0x5A5A_A5A5_C3C3_3C3C;
-const GUARD: usize = 1024;
-
-#[inline(never)]
-fn paint() -> usize {
-    let marker = 0u8;
-    let top = std::hint::black_box(&raw const marker) as usize;
-    let mut a = (top - PAINTED) & !7;
-    while a < top - GUARD {
-        // SAFETY: [top - PAINTED, top - GUARD) lies inside this thread's
-        // 4 MiB stack, below every live frame.
-        unsafe { std::ptr::write_volatile(a as *mut u64, PATTERN) };
-        a += 8;
-    }
-    top
-}
-
-#[inline(never)]
-fn deepest(top: usize) -> usize {
-    let mut a = (top - PAINTED) & !7;
-    // SAFETY: the region `paint` wrote, read back.
-    while a < top - GUARD && unsafe { std::ptr::read_volatile(a as *const u64) } == PATTERN {
-        a += 8;
-    }
-    top - a
-}
-
-/// Peak stack bytes of `f`, run on a fresh thread.
-fn stack(f: impl FnOnce() + Send + 'static) -> usize {
-    std::thread::Builder::new()
-        .stack_size(4 << 20)
-        .spawn(move || {
-            let top = paint();
-            f();
-            deepest(top)
-        })
-        .expect("spawn")
-        .join()
-        .expect("join")
-}
-
-fn stacks<P: ParameterSet>(name: &str, b: Backend) {
-    let seed = vec![7u8; P::KEYGEN_SEED_BYTES];
-    let m = vec![9u8; P::ENCAPS_SEED_BYTES];
-    let (mut ek, mut dk) = (vec![0u8; P::EK_BYTES], vec![0u8; P::DK_BYTES]);
-    testing::keygen_derand::<P>(b, &seed, &mut ek, &mut dk).expect("backend available");
-    let mut ct = vec![0u8; P::CT_BYTES];
-    let mut ss = vec![0u8; P::LEN_SEC];
-    testing::encaps_derand::<P>(b, &ek, &m, &mut ct, &mut ss).expect("backend available");
-    let (s1, e1) = (
-        seed.clone(),
-        (vec![0u8; P::EK_BYTES], vec![0u8; P::DK_BYTES]),
-    );
-    let k = stack(move || {
-        let (mut a, mut c) = e1;
-        testing::keygen_derand::<P>(b, &s1, &mut a, &mut c).expect("backend available");
-    });
-    let (ek2, m2) = (ek.clone(), m.clone());
-    let e = stack(move || {
-        let (mut c, mut s) = (vec![0u8; P::CT_BYTES], vec![0u8; P::LEN_SEC]);
-        testing::encaps_derand::<P>(b, &ek2, &m2, &mut c, &mut s).expect("backend available");
-    });
-    let d = stack(move || {
-        let mut s = vec![0u8; P::LEN_SEC];
-        testing::decaps::<P>(b, &dk, &ct, &mut s).expect("backend available");
-    });
-    println!(
-        "{name:22} {:9} stack: keygen {k:6} B  encaps {e:6} B  decaps {d:6} B",
-        b.name()
     );
 }
 
@@ -167,12 +93,5 @@ fn main() {
         kernels::<FrodoKem640Aes>("frodokem-640-aes", b);
         kernels::<FrodoKem640Shake>("frodokem-640-shake", b);
         kernels::<FrodoKem1344Aes>("frodokem-1344-aes", b);
-    }
-    for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-        stacks::<FrodoKem640Aes>("frodokem-640-aes", b);
-        stacks::<FrodoKem640Shake>("frodokem-640-shake", b);
-        stacks::<FrodoKem976Shake>("frodokem-976-shake", b);
-        stacks::<FrodoKem1344Aes>("frodokem-1344-aes", b);
-        stacks::<FrodoKem1344Shake>("frodokem-1344-shake", b);
     }
 }
