@@ -31,6 +31,8 @@ mod imp {
     pub const BMI2: u32 = 1 << 6;
     pub const BMI1: u32 = 1 << 7;
     pub const SHA_NI: u32 = 1 << 8;
+    pub const AES: u32 = 1 << 9;
+    pub const VAES: u32 = 1 << 10;
     /// Set once the probe has run.
     const DONE: u32 = 1 << 31;
 
@@ -90,6 +92,8 @@ mod imp {
             (cfg!(target_feature = "bmi2"), BMI2),
             (cfg!(target_feature = "bmi1"), BMI1),
             (cfg!(target_feature = "sha"), SHA_NI),
+            (cfg!(target_feature = "aes"), AES),
+            (cfg!(target_feature = "vaes"), VAES),
         ] {
             if on {
                 f |= bit;
@@ -105,6 +109,10 @@ mod imp {
         let l1 = cpuid(1, 0);
         if l1.ecx & (1 << 1) != 0 {
             f |= PCLMULQDQ;
+        }
+        // AES-NI (XMM registers, which every x86_64 OS saves).
+        if l1.ecx & (1 << 25) != 0 {
+            f |= AES;
         }
         if max_leaf < 7 {
             return f;
@@ -137,6 +145,10 @@ mod imp {
             }
             if l7.ecx & (1 << 10) != 0 && f & PCLMULQDQ != 0 {
                 f |= VPCLMULQDQ;
+            }
+            // VAES (AES rounds on YMM/ZMM registers; with AES-NI).
+            if l7.ecx & (1 << 9) != 0 && f & AES != 0 {
+                f |= VAES;
             }
             if zmm_ok && l7.ebx & (1 << 16) != 0 {
                 f |= AVX512F;
@@ -229,6 +241,15 @@ feature_fn!(
     sha_ni, SHA_NI, "sha"
 );
 feature_fn!(
+    /// AES-NI (`aesenc`, `aesenclast`, ...; CPUID leaf 1 ECX bit 25).
+    aes, AES, "aes"
+);
+feature_fn!(
+    /// VAES (AES rounds on 256/512-bit registers; CPUID leaf 7 ECX bit 9;
+    /// implies AVX and AES-NI here).
+    vaes, VAES, "vaes"
+);
+feature_fn!(
     /// AVX-512 Foundation (and the OS saves ZMM and opmask registers).
     avx512f, AVX512F, "avx512f"
 );
@@ -285,6 +306,24 @@ tokens! {
         => "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,avx2";
     /// BMI1 and BMI2.
     Bmi2: bmi1, bmi2 => "bmi1,bmi2";
+    /// AES-NI (with SSE2, which every x86_64 CPU has).
+    Aesni: aes => "aes,sse2";
+    /// AVX2, AES-NI and VAES (two AES blocks per YMM instruction).
+    Avx2Vaes: avx2, aes, vaes => "avx2,aes,vaes";
+}
+
+impl Avx2Vaes {
+    /// The AVX2 part.
+    #[must_use]
+    pub const fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+
+    /// The AES-NI part.
+    #[must_use]
+    pub const fn aesni(self) -> Aesni {
+        Aesni(())
+    }
 }
 
 impl Avx2Pclmul {
@@ -406,6 +445,13 @@ mod tests {
         assert_eq!(
             super::vpclmulqdq(),
             std::is_x86_feature_detected!("vpclmulqdq")
+        );
+        assert_eq!(super::aes(), std::is_x86_feature_detected!("aes"));
+        assert_eq!(
+            super::vaes(),
+            std::is_x86_feature_detected!("vaes")
+                && std::is_x86_feature_detected!("aes")
+                && std::is_x86_feature_detected!("avx")
         );
         assert_eq!(super::avx512f(), std::is_x86_feature_detected!("avx512f"));
         assert_eq!(super::avx512bw(), std::is_x86_feature_detected!("avx512bw"));
