@@ -1,0 +1,256 @@
+//! Arithmetic in R = `Z[x]`/(x^p - x - 1) modulo q and modulo 3: the
+//! product kernel, the reduction of a product, and the two constant-time
+//! inversions of the submission (a division-free extended gcd with 2p - 1
+//! iterations of masked updates, for any input).
+
+use crate::arith::{Modulus, f3_small, negative_mask, nonzero_mask};
+use crate::params::{Buf, ParameterSet};
+
+/// The plain product `out[0..2n-1] = a · b` of `a` (|a_i| ≤ 4000) and the
+/// small `b` (n = `a.len()` = `b.len()`), accumulated in 32-bit integers
+/// without reduction (|out_i| ≤ n·4000 < 2^23). Schoolbook, row by row, so
+/// that the inner loop is a vector multiply-add.
+#[inline(always)]
+pub(crate) fn mul_plain(out: &mut [i32], a: &[i16], b: &[i8]) {
+    let n = a.len();
+    debug_assert!(b.len() == n && out.len() == 2 * n - 1);
+    out.fill(0);
+    for (i, &ai) in a.iter().enumerate() {
+        let ai = i32::from(ai);
+        for (o, &bj) in out[i..i + n].iter_mut().zip(b) {
+            *o += ai * i32::from(bj);
+        }
+    }
+}
+
+/// Folds a product of `2p - 1` coefficients into `p` using x^p = x + 1
+/// (from the top, so each folded coefficient lands below p), then reduces
+/// each coefficient with `md` into `out`.
+#[inline(always)]
+pub(crate) fn fold_reduce(out: &mut [i16], prod: &mut [i32], md: Modulus) {
+    let p = out.len();
+    for i in (p..2 * p - 1).rev() {
+        let t = prod[i];
+        prod[i - p] += t;
+        prod[i - p + 1] += t;
+    }
+    for (o, &x) in out.iter_mut().zip(&prod[..p]) {
+        *o = md.freeze(x);
+    }
+}
+
+/// The reducer modulo q of set `P`.
+pub(crate) const fn mod_q<P: ParameterSet>() -> Modulus {
+    Modulus::new(P::Q)
+}
+
+/// The reducer modulo 3.
+pub(crate) const MOD3: Modulus = Modulus::new(3);
+
+/// `a^(q-2) mod q` = 1/a (0 for 0) by square-and-multiply over the public
+/// exponent (constant time: the sequence of operations depends on q only).
+pub(crate) fn fq_recip<P: ParameterSet>(a: i16) -> i16 {
+    let md = mod_q::<P>();
+    let e = (P::Q - 2) as u32;
+    let mut acc: i16 = 1;
+    for bit in (0..32 - e.leading_zeros()).rev() {
+        acc = md.freeze(i32::from(acc) * i32::from(acc));
+        if (e >> bit) & 1 == 1 {
+            acc = md.freeze(i32::from(acc) * i32::from(a));
+        }
+    }
+    acc
+}
+
+/// 1/(3·s) in R/q for a small `s` (`Rq_recip3`): into `out`; returns 0 if
+/// s is invertible, -1 otherwise. Every step of the 2p - 1 iterations runs
+/// with masks only.
+#[inline(always)]
+pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
+    let p = P::P;
+    let md = mod_q::<P>();
+    let mut f = P::Fq1::zeroed();
+    let mut g = P::Fq1::zeroed();
+    let mut v = P::Fq1::zeroed();
+    let mut r = P::Fq1::zeroed();
+    let (f, g, v, r) = (f.as_mut(), g.as_mut(), v.as_mut(), r.as_mut());
+    r[0] = fq_recip::<P>(3);
+    // f = x^p - x - 1, reversed; g = s reversed.
+    f[0] = 1;
+    f[p - 1] = -1;
+    f[p] = -1;
+    for i in 0..p {
+        g[p - 1 - i] = i16::from(s[i]);
+    }
+    let mut delta: i32 = 1;
+    for _ in 0..2 * p - 1 {
+        v.copy_within(0..p, 1);
+        v[0] = 0;
+        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
+        delta ^= swap & (delta ^ -delta);
+        delta += 1;
+        let sw = swap as i16;
+        for (a, b) in f.iter_mut().zip(g.iter_mut()) {
+            let t = sw & (*a ^ *b);
+            *a ^= t;
+            *b ^= t;
+        }
+        for (a, b) in v.iter_mut().zip(r.iter_mut()) {
+            let t = sw & (*a ^ *b);
+            *a ^= t;
+            *b ^= t;
+        }
+        let f0 = i32::from(f[0]);
+        let g0 = i32::from(g[0]);
+        // g ← (f0·g - g0·f) / x: the constant term cancels.
+        for i in 0..p {
+            g[i] = md.freeze(f0 * i32::from(g[i + 1]) - g0 * i32::from(f[i + 1]));
+        }
+        g[p] = 0;
+        for (ri, &vi) in r.iter_mut().zip(v.iter()) {
+            *ri = md.freeze(f0 * i32::from(*ri) - g0 * i32::from(vi));
+        }
+    }
+    let scale = i32::from(fq_recip::<P>(f[0]));
+    for i in 0..p {
+        out[i] = md.freeze(scale * i32::from(v[p - 1 - i]));
+    }
+    let ret = nonzero_mask(delta);
+    zeroize::Zeroize::zeroize(f);
+    zeroize::Zeroize::zeroize(g);
+    zeroize::Zeroize::zeroize(v);
+    zeroize::Zeroize::zeroize(r);
+    ret
+}
+
+/// 1/s in R/3 for a small `s` (`R3_recip`): into `out`; returns 0 if s is
+/// invertible mod 3, -1 otherwise (then `out` is meaningless). Masked
+/// updates only, 2p - 1 iterations.
+#[inline(always)]
+pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
+    let p = P::P;
+    let mut f = P::Small1::zeroed();
+    let mut g = P::Small1::zeroed();
+    let mut v = P::Small1::zeroed();
+    let mut r = P::Small1::zeroed();
+    let (f, g, v, r) = (f.as_mut(), g.as_mut(), v.as_mut(), r.as_mut());
+    r[0] = 1;
+    f[0] = 1;
+    f[p - 1] = -1;
+    f[p] = -1;
+    for i in 0..p {
+        g[p - 1 - i] = s[i];
+    }
+    let mut delta: i32 = 1;
+    for _ in 0..2 * p - 1 {
+        v.copy_within(0..p, 1);
+        v[0] = 0;
+        // -g0/f0 mod 3 (f0 = ±1), before the swap (symmetric in f, g).
+        let sign = (-g[0]).wrapping_mul(f[0]);
+        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
+        delta ^= swap & (delta ^ -delta);
+        delta += 1;
+        let sw = swap as i8;
+        for (a, b) in f.iter_mut().zip(g.iter_mut()) {
+            let t = sw & (*a ^ *b);
+            *a ^= t;
+            *b ^= t;
+        }
+        for (a, b) in v.iter_mut().zip(r.iter_mut()) {
+            let t = sw & (*a ^ *b);
+            *a ^= t;
+            *b ^= t;
+        }
+        for i in 0..p {
+            g[i] = f3_small(g[i + 1] + sign * f[i + 1]);
+        }
+        g[p] = 0;
+        for (ri, &vi) in r.iter_mut().zip(v.iter()) {
+            *ri = f3_small(*ri + sign * vi);
+        }
+    }
+    let sign = f[0];
+    for i in 0..p {
+        out[i] = sign * v[p - 1 - i];
+    }
+    let ret = nonzero_mask(delta);
+    zeroize::Zeroize::zeroize(f);
+    zeroize::Zeroize::zeroize(g);
+    zeroize::Zeroize::zeroize(v);
+    zeroize::Zeroize::zeroize(r);
+    ret
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Sntrup653;
+
+    /// Naive product in R/m by the definition (reference for the kernels).
+    fn naive(a: &[i16], b: &[i8], m: i32) -> std::vec::Vec<i32> {
+        let p = a.len();
+        let mut prod = std::vec![0i64; 2 * p - 1];
+        for i in 0..p {
+            for j in 0..p {
+                prod[i + j] += i64::from(a[i]) * i64::from(b[j]);
+            }
+        }
+        for i in (p..2 * p - 1).rev() {
+            let t = prod[i];
+            prod[i - p] += t;
+            prod[i - p + 1] += t;
+        }
+        let h = i64::from((m - 1) / 2);
+        prod[..p]
+            .iter()
+            .map(|&x| ((x + h).rem_euclid(i64::from(m)) - h) as i32)
+            .collect()
+    }
+
+    #[test]
+    fn product_and_inverses() {
+        type P = Sntrup653;
+        let p = 653;
+        let mut s = 99u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let md = mod_q::<P>();
+        let a: std::vec::Vec<i16> = (0..p).map(|_| md.freeze((next() % 4621) as i32)).collect();
+        let b: std::vec::Vec<i8> = (0..p).map(|_| (next() % 3) as i8 - 1).collect();
+        let mut prod = std::vec![0i32; 2 * p - 1];
+        mul_plain(&mut prod, &a, &b);
+        let mut out = std::vec![0i16; p];
+        fold_reduce(&mut out, &mut prod, md);
+        let want = naive(&a, &b, 4621);
+        assert!(out.iter().zip(&want).all(|(&x, &y)| i32::from(x) == y));
+
+        // 1/(3b) · b · 3 = 1 in R/q.
+        let mut inv = std::vec![0i16; p];
+        assert_eq!(rq_recip3::<P>(&mut inv, &b), 0);
+        let mut prod = std::vec![0i32; 2 * p - 1];
+        mul_plain(&mut prod, &inv, &b);
+        fold_reduce(&mut out, &mut prod, md);
+        for (i, &x) in out.iter().enumerate() {
+            let y = md.freeze(3 * i32::from(x));
+            assert_eq!(y, i16::from(i == 0), "coefficient {i}");
+        }
+        // 1/b mod 3, when b is invertible.
+        let mut inv3 = std::vec![0i8; p];
+        if r3_recip::<P>(&mut inv3, &b) == 0 {
+            let inv16: std::vec::Vec<i16> = inv3.iter().map(|&x| i16::from(x)).collect();
+            mul_plain(&mut prod, &inv16, &b);
+            fold_reduce(&mut out, &mut prod, MOD3);
+            for (i, &x) in out.iter().enumerate() {
+                assert_eq!(x, i16::from(i == 0), "coefficient {i}");
+            }
+        }
+        // Zero is not invertible.
+        let z = std::vec![0i8; p];
+        assert_eq!(r3_recip::<P>(&mut inv3, &z), -1);
+        assert_eq!(fq_recip::<P>(2), md.freeze(2311));
+    }
+}
