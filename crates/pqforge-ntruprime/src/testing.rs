@@ -168,3 +168,49 @@ pub fn check_sk<P: ParameterSet>(b: Backend, sk: &P::DkBytes) -> Option<u8> {
         },
     )
 }
+
+/// The product kernel on backend `b`: `out = a · s` in
+/// `Z[x]`/(x^n - x - 1) reduced modulo `m` (3 or a set's q), n =
+/// `out.len()` = `a.len()` = `s.len()`, |a_i| < 4000, s small; `prod` is
+/// scratch of 2n - 1 entries.
+///
+/// # Panics
+/// If the lengths do not fit.
+pub fn mul_small(
+    b: Backend,
+    m: i32,
+    out: &mut [i16],
+    a: &[i16],
+    s: &[i8],
+    prod: &mut [i32],
+) -> Option<()> {
+    let n = out.len();
+    assert!(a.len() == n && s.len() == n && prod.len() == 2 * n - 1);
+    run_on(
+        b,
+        MulSmall {
+            m: crate::arith::Modulus::new(m),
+            out,
+            a,
+            s,
+            prod,
+        },
+    )
+}
+
+/// The product kernel as an operation (see [`mul_small`]).
+struct MulSmall<'a> {
+    m: crate::arith::Modulus,
+    out: &'a mut [i16],
+    a: &'a [i16],
+    s: &'a [i8],
+    prod: &'a mut [i32],
+}
+
+impl crate::backend::Operation for MulSmall<'_> {
+    type Output = ();
+
+    fn run<B: crate::kem::Backend>(self) {
+        B::mul_small(self.out, self.a, self.s, self.prod, self.m);
+    }
+}
