@@ -15,10 +15,11 @@ use pqforge_core::sha2::Sha512;
 use pqforge_core::{ByteArray, ct};
 use zeroize::Zeroize;
 
+use crate::arith::Modulus;
 use crate::arith::{negative_mask, nonzero_mask};
 use crate::encode::{decode, encode, small_decode, small_encode};
 use crate::params::{Buf, HASH_BYTES, ParameterSet};
-use crate::poly::{MOD3, fold_reduce, mod_q, r3_recip, rq_recip3};
+use crate::poly::{Karatsuba3, MOD3, mod_q, mul_karatsuba, r3_recip, rq_recip3};
 use crate::random::Randomness;
 use crate::sort::sort_u32;
 
@@ -29,10 +30,9 @@ pub(crate) trait Backend {
     const NAME: &'static str;
 
     /// `out = a · b` in R/m (m = q or 3) for `a` with |a_i| < 4000 and a
-    /// small `b`; `prod` (2p - 1 entries) is scratch.
-    fn mul_small(out: &mut [i16], a: &[i16], b: &[i8], prod: &mut [i32], m: crate::arith::Modulus) {
-        crate::poly::mul_plain(prod, a, b);
-        fold_reduce(out, prod, m);
+    /// small `b` (p coefficients each).
+    fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
+        mul_karatsuba::<P, Karatsuba3>(out, a, b, m);
     }
 
     /// `Rq_recip3`: 1/(3s) in R/q; 0 if invertible, else -1.
@@ -160,14 +160,7 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend, R: Randomness>(
     let mut finv = P::Fq::zeroed();
     let _ = B::rq_recip3::<P>(finv.as_mut(), f.as_ref()); // f is always invertible
     let mut h = P::Fq::zeroed();
-    let mut prod = P::Prod::zeroed();
-    B::mul_small(
-        h.as_mut(),
-        finv.as_ref(),
-        g.as_ref(),
-        prod.as_mut(),
-        mod_q::<P>(),
-    );
+    B::mul_small::<P>(h.as_mut(), finv.as_ref(), g.as_ref(), mod_q::<P>());
     // h (the public key) is public.
     rq_encode::<P>(pk, h.as_ref());
 
@@ -185,7 +178,6 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend, R: Randomness>(
     f.zeroize();
     finv.zeroize();
     h.zeroize();
-    prod.zeroize();
 }
 
 /// `Hide`: encrypts the short `r` under `pk` into `ct` (rounded c, then the
@@ -207,8 +199,7 @@ fn hide<P: ParameterSet, B: Backend>(
     let mut h = P::Fq::zeroed();
     rq_decode::<P>(h.as_mut(), pk);
     let mut c = P::Fq::zeroed();
-    let mut prod = P::Prod::zeroed();
-    B::mul_small(c.as_mut(), h.as_ref(), r, prod.as_mut(), mod_q::<P>());
+    B::mul_small::<P>(c.as_mut(), h.as_ref(), r, mod_q::<P>());
     // Round: c - (c mod 3), centered.
     for x in c.as_mut() {
         *x -= MOD3.freeze(i32::from(*x));
@@ -219,7 +210,6 @@ fn hide<P: ParameterSet, B: Backend>(
     hash_prefix(&mut out, 2, &[hr, cache]);
     confirm.copy_from_slice(&out);
     c.zeroize();
-    prod.zeroize();
 }
 
 /// Encapsulation: r = Short_random (one list of p words), `Hide`, and
@@ -251,15 +241,14 @@ fn decrypt<P: ParameterSet, B: Backend>(r: &mut [i8], c_bytes: &[u8], f: &[i8], 
     let mut c = P::Fq::zeroed();
     rounded_decode::<P>(c.as_mut(), c_bytes);
     let mut cf = P::Fq::zeroed();
-    let mut prod = P::Prod::zeroed();
-    B::mul_small(cf.as_mut(), c.as_ref(), f, prod.as_mut(), mod_q::<P>());
+    B::mul_small::<P>(cf.as_mut(), c.as_ref(), f, mod_q::<P>());
     // e = (3·c·f mod q) mod 3.
     let md = mod_q::<P>();
     for x in cf.as_mut() {
         *x = MOD3.freeze(i32::from(md.freeze(3 * i32::from(*x))));
     }
     let mut ev = P::Fq::zeroed();
-    B::mul_small(ev.as_mut(), cf.as_ref(), v, prod.as_mut(), MOD3);
+    B::mul_small::<P>(ev.as_mut(), cf.as_ref(), v, MOD3);
     let mut weight = 0i32;
     for &x in ev.as_ref() {
         weight += i32::from(x & 1);
@@ -275,7 +264,6 @@ fn decrypt<P: ParameterSet, B: Backend>(r: &mut [i8], c_bytes: &[u8], f: &[i8], 
     }
     cf.zeroize();
     ev.zeroize();
-    prod.zeroize();
 }
 
 /// Decapsulation with implicit rejection (constant time throughout).
@@ -332,9 +320,8 @@ pub(crate) fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8]) -> u8 {
     let mut h = P::Fq::zeroed();
     rq_decode::<P>(h.as_mut(), &sk[2 * sb..2 * sb + P::PK_BYTES]);
     let mut g = P::Fq::zeroed();
-    let mut prod = P::Prod::zeroed();
     let md = mod_q::<P>();
-    B::mul_small(g.as_mut(), h.as_ref(), f.as_ref(), prod.as_mut(), md);
+    B::mul_small::<P>(g.as_mut(), h.as_ref(), f.as_ref(), md);
     let mut gs = P::Small::zeroed();
     for (o, x) in gs.as_mut().iter_mut().zip(g.as_mut()) {
         *x = md.freeze(3 * i32::from(*x));
@@ -349,7 +336,7 @@ pub(crate) fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8]) -> u8 {
     for (o, &x) in g16.as_mut().iter_mut().zip(gs.as_ref()) {
         *o = i16::from(x);
     }
-    B::mul_small(gv.as_mut(), g16.as_ref(), v.as_ref(), prod.as_mut(), MOD3);
+    B::mul_small::<P>(gv.as_mut(), g16.as_ref(), v.as_ref(), MOD3);
     for (i, &x) in gv.as_ref().iter().enumerate() {
         bad |= nonzero_mask(i32::from(x) - i32::from(i == 0)) as u32;
     }
@@ -359,6 +346,5 @@ pub(crate) fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8]) -> u8 {
     gs.zeroize();
     g16.zeroize();
     gv.zeroize();
-    prod.zeroize();
     (nonzero_mask(bad as i32) as u8) ^ 0xFF
 }

@@ -88,8 +88,12 @@ pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
     type Fq1: Buf<i16>;
     /// p + 1 coefficients in {-1, 0, 1} (the inversion mod 3).
     type Small1: Buf<i8>;
-    /// 2p - 1 coefficients: an unreduced product.
-    type Prod: Buf<i32>;
+    /// 16-bit scratch of a product: both operands padded (2 ·
+    /// `poly::padded(p)`) and the Karatsuba sums (1.75 · that).
+    type Scratch16: Buf<i16>;
+    /// 32-bit scratch of a product: the unreduced product (2 ·
+    /// `poly::padded(p)` - 1) and the Karatsuba middle products.
+    type Scratch32: Buf<i32>;
     /// p random 32-bit words.
     type Words: Buf<u32>;
     /// p digits of the mixed-radix codec.
@@ -159,7 +163,8 @@ macro_rules! set {
             type Fq = [i16; $p];
             type Fq1 = [i16; $p + 1];
             type Small1 = [i8; $p + 1];
-            type Prod = [i32; 2 * $p - 1];
+            type Scratch16 = [i16; 4 * ($p + 7)];
+            type Scratch32 = [i32; 4 * ($p + 7)];
             type Words = [u32; $p];
             type Digits = [u16; $p];
         }

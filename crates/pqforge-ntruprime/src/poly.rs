@@ -4,13 +4,15 @@
 //! iterations of masked updates, for any input).
 
 use crate::arith::{Modulus, f3_small, negative_mask, nonzero_mask};
+use zeroize::Zeroize;
+
 use crate::params::{Buf, ParameterSet};
 
 /// The plain product `out[0..2n-1] = a · b` of `a` (|a_i| ≤ 4000) and the
 /// small `b` (n = `a.len()` = `b.len()`), accumulated in 32-bit integers
 /// without reduction (|out_i| ≤ n·4000 < 2^23). Schoolbook, row by row, so
-/// that the inner loop is a vector multiply-add.
-#[inline(always)]
+/// that the inner loop is a vector multiply-add (the unit tests' reference).
+#[cfg(test)]
 pub(crate) fn mul_plain(out: &mut [i32], a: &[i16], b: &[i8]) {
     let n = a.len();
     debug_assert!(b.len() == n && out.len() == 2 * n - 1);
@@ -21,6 +23,107 @@ pub(crate) fn mul_plain(out: &mut [i32], a: &[i16], b: &[i8]) {
             *o += ai * i32::from(bj);
         }
     }
+}
+
+/// Karatsuba levels of [`mul_karatsuba`]: three keep every operand sum in
+/// 16 bits (8 · 3939 < 2^15 for the largest q; sums of small values ≤ 8).
+pub(crate) const KARATSUBA_LEVELS: usize = 3;
+
+/// The padded length of a product operand: p rounded up to a multiple of
+/// 2^levels.
+pub(crate) const fn padded(p: usize) -> usize {
+    p.next_multiple_of(1 << KARATSUBA_LEVELS)
+}
+
+/// A product of two equal-length 16-bit operands into `2n - 1` 32-bit
+/// coefficients (overwritten), with 16-bit and 32-bit scratch.
+pub(crate) trait Multiply {
+    /// `r[0..2n-1] = a · b`.
+    fn mul(r: &mut [i32], a: &[i16], b: &[i16], s16: &mut [i16], s32: &mut [i32]);
+}
+
+/// The base case: schoolbook, row by row (the inner loop vectorizes).
+pub(crate) struct Schoolbook;
+
+impl Multiply for Schoolbook {
+    #[inline(always)]
+    fn mul(r: &mut [i32], a: &[i16], b: &[i16], _: &mut [i16], _: &mut [i32]) {
+        let n = a.len();
+        r[..2 * n - 1].fill(0);
+        for (i, &ai) in a.iter().enumerate() {
+            let ai = i32::from(ai);
+            for (o, &bj) in r[i..i + n].iter_mut().zip(b) {
+                *o += ai * i32::from(bj);
+            }
+        }
+    }
+}
+
+/// One Karatsuba level over `M` (n even): a0·b0, a1·b1 and
+/// (a0 + a1)(b0 + b1) - a0·b0 - a1·b1, no reduction (the sums stay in 16
+/// bits, the products in 32: see [`KARATSUBA_LEVELS`]).
+pub(crate) struct Karatsuba<M>(core::marker::PhantomData<M>);
+
+impl<M: Multiply> Multiply for Karatsuba<M> {
+    #[inline(always)]
+    fn mul(r: &mut [i32], a: &[i16], b: &[i16], s16: &mut [i16], s32: &mut [i32]) {
+        let n = a.len();
+        let h = n / 2;
+        debug_assert!(n.is_multiple_of(2) && b.len() == n && r.len() >= 2 * n - 1);
+        let (a0, a1) = a.split_at(h);
+        let (b0, b1) = b.split_at(h);
+        let (sa, rest16) = s16.split_at_mut(h);
+        let (sb, rest16) = rest16.split_at_mut(h);
+        let (mid, rest32) = s32.split_at_mut(2 * h - 1);
+        M::mul(&mut r[..2 * h - 1], a0, b0, rest16, rest32);
+        r[2 * h - 1] = 0;
+        M::mul(&mut r[2 * h..4 * h - 1], a1, b1, rest16, rest32);
+        for ((s, &x), &y) in sa.iter_mut().zip(a0).zip(a1) {
+            *s = x + y;
+        }
+        for ((s, &x), &y) in sb.iter_mut().zip(b0).zip(b1) {
+            *s = x + y;
+        }
+        M::mul(mid, sa, sb, rest16, rest32);
+        let (lo, hi) = r.split_at_mut(2 * h);
+        for ((m, &x), &y) in mid.iter_mut().zip(&lo[..2 * h - 1]).zip(&hi[..2 * h - 1]) {
+            *m -= x + y;
+        }
+        for (o, &m) in r[h..3 * h - 1].iter_mut().zip(mid.iter()) {
+            *o += m;
+        }
+    }
+}
+
+/// Three Karatsuba levels over schoolbook products.
+pub(crate) type Karatsuba3 = Karatsuba<Karatsuba<Karatsuba<Schoolbook>>>;
+
+/// `out = a · b` in R/m for set `P` (|a_i| ≤ 4000, b small): operands
+/// padded with zeros to [`padded`]`(p)`, [`Karatsuba3`] with no reduction,
+/// then one fold and one reduction per coefficient. Scratch lives in this
+/// frame and is wiped.
+#[inline(always)]
+pub(crate) fn mul_karatsuba<P: ParameterSet, M: Multiply>(
+    out: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+    m: Modulus,
+) {
+    let p = P::P;
+    let n = padded(p);
+    let mut w16 = P::Scratch16::zeroed();
+    let mut w32 = P::Scratch32::zeroed();
+    let (x, rest16) = w16.as_mut().split_at_mut(n);
+    let (y, rest16) = rest16.split_at_mut(n);
+    x[..p].copy_from_slice(a);
+    for (o, &v) in y.iter_mut().zip(b) {
+        *o = i16::from(v);
+    }
+    let (r, rest32) = w32.as_mut().split_at_mut(2 * n - 1);
+    M::mul(r, x, y, rest16, rest32);
+    fold_reduce(out, &mut r[..2 * p - 1], m);
+    w16.zeroize();
+    w32.zeroize();
 }
 
 /// Folds a product of `2p - 1` coefficients into `p` using x^p = x + 1
@@ -116,10 +219,10 @@ pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
         out[i] = md.freeze(scale * i32::from(v[p - 1 - i]));
     }
     let ret = nonzero_mask(delta);
-    zeroize::Zeroize::zeroize(f);
-    zeroize::Zeroize::zeroize(g);
-    zeroize::Zeroize::zeroize(v);
-    zeroize::Zeroize::zeroize(r);
+    f.zeroize();
+    g.zeroize();
+    v.zeroize();
+    r.zeroize();
     ret
 }
 
@@ -174,10 +277,10 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         out[i] = sign * v[p - 1 - i];
     }
     let ret = nonzero_mask(delta);
-    zeroize::Zeroize::zeroize(f);
-    zeroize::Zeroize::zeroize(g);
-    zeroize::Zeroize::zeroize(v);
-    zeroize::Zeroize::zeroize(r);
+    f.zeroize();
+    g.zeroize();
+    v.zeroize();
+    r.zeroize();
     ret
 }
 
@@ -227,6 +330,19 @@ mod tests {
         fold_reduce(&mut out, &mut prod, md);
         let want = naive(&a, &b, 4621);
         assert!(out.iter().zip(&want).all(|(&x, &y)| i32::from(x) == y));
+        // Karatsuba, including the extreme operands.
+        let mut out2 = std::vec![0i16; p];
+        mul_karatsuba::<P, Karatsuba3>(&mut out2, &a, &b, md);
+        assert_eq!(out2, out);
+        let top = std::vec![2310i16; p];
+        let ones = std::vec![1i8; p];
+        mul_karatsuba::<P, Karatsuba3>(&mut out2, &top, &ones, md);
+        let want = naive(&top, &ones, 4621);
+        assert!(out2.iter().zip(&want).all(|(&x, &y)| i32::from(x) == y));
+        let neg = std::vec![-2310i16; p];
+        let mones = std::vec![-1i8; p];
+        mul_karatsuba::<P, Karatsuba3>(&mut out2, &neg, &mones, md);
+        assert!(out2.iter().zip(&want).all(|(&x, &y)| i32::from(x) == y));
 
         // 1/(3b) · b · 3 = 1 in R/q.
         let mut inv = std::vec![0i16; p];

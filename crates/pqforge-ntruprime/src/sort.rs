@@ -1,63 +1,69 @@
-//! A constant-time sort of 32-bit words: a bitonic sorting network for any
-//! length (sort the two halves in opposite directions, then merge by
-//! comparing each element with the one a power of two further on). The
-//! sequence of compare-exchange positions depends only on the length; each
-//! compare-exchange is a `min`/`max` pair (no data-dependent branch or
-//! index).
+//! A constant-time sort of 32-bit words: Batcher's bitonic network in its
+//! all-ascending form (for each block size 2, 4, …: compare each element
+//! of a block's lower half with its mirror image in the upper half, then
+//! half-clean with distances size/4, size/8, …, 1), on the length rounded
+//! up to a power of two with virtual +∞ entries past the end. Every
+//! comparator puts the minimum at the lower index, so a comparator that
+//! reaches a virtual entry would leave both in place and is skipped: the
+//! network depends only on the length. Each compare-exchange derives a
+//! mask from a 32-bit subtraction and swaps with XORs (no data-dependent
+//! branch or index), and the compared pairs of a stage are contiguous
+//! runs, so the loops vectorize.
+//!
+//! Unsigned words are sorted as signed ones with their top bit flipped
+//! (an order-preserving bijection), which keeps every operation 32-bit.
 
 /// Sorts `x` ascending in constant time.
 #[inline(always)]
 pub(crate) fn sort_u32(x: &mut [u32]) {
-    sort(x, true);
-}
-
-fn sort(x: &mut [u32], up: bool) {
+    for v in x.iter_mut() {
+        *v ^= 0x8000_0000;
+    }
     let n = x.len();
-    if n < 2 {
-        return;
+    let mut size = 2;
+    while size / 2 < n {
+        let half = size / 2;
+        // Mirror stage: lower half against the reversed upper half.
+        for blk in x.chunks_mut(size) {
+            if blk.len() > half {
+                let (lo, hi) = blk.split_at_mut(half);
+                for (a, b) in lo.iter_mut().rev().zip(hi.iter_mut()) {
+                    (*a, *b) = minmax(*a, *b);
+                }
+            }
+        }
+        // Half-cleaners.
+        let mut d = half / 2;
+        while d >= 1 {
+            for blk in x.chunks_mut(2 * d) {
+                if blk.len() > d {
+                    let (lo, hi) = blk.split_at_mut(d);
+                    for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+                        (*a, *b) = minmax(*a, *b);
+                    }
+                }
+            }
+            d /= 2;
+        }
+        size *= 2;
     }
-    let h = n / 2;
-    let (a, b) = x.split_at_mut(h);
-    sort(a, !up);
-    sort(b, up);
-    merge(x, up);
+    for v in x.iter_mut() {
+        *v ^= 0x8000_0000;
+    }
 }
 
-/// Merges a bitonic sequence into direction `up`.
-fn merge(x: &mut [u32], up: bool) {
-    let n = x.len();
-    if n < 2 {
-        return;
-    }
-    // The greatest power of two below n.
-    let m = 1usize << (usize::BITS - 1 - (n - 1).leading_zeros());
-    let (lo, hi) = x.split_at_mut(m);
-    let k = n - m;
-    if up {
-        for (a, b) in lo[..k].iter_mut().zip(&mut hi[..k]) {
-            let (s, t) = minmax(*a, *b);
-            *a = s;
-            *b = t;
-        }
-    } else {
-        for (a, b) in lo[..k].iter_mut().zip(&mut hi[..k]) {
-            let (s, t) = minmax(*a, *b);
-            *a = t;
-            *b = s;
-        }
-    }
-    merge(lo, up);
-    merge(hi, up);
-}
-
-/// (min, max) without a branch: the borrow of a 64-bit subtraction makes
-/// the mask.
+/// (min, max) of two words read as signed (top bits flipped by the
+/// caller), without a branch: c = b - a, corrected to b's sign where the
+/// subtraction overflowed (a and b of different signs), is negative iff
+/// b < a; its sign spreads into the swap mask.
 #[inline(always)]
 fn minmax(a: u32, b: u32) -> (u32, u32) {
-    let d = u64::from(b).wrapping_sub(u64::from(a));
-    let mask = ((d >> 63) as u32).wrapping_neg(); // all ones iff b < a
-    let t = (a ^ b) & mask;
-    (a ^ t, b ^ t)
+    let (a, b) = (a as i32, b as i32);
+    let ab = a ^ b;
+    let mut c = b.wrapping_sub(a);
+    c ^= ab & (c ^ b);
+    let t = (c >> 31) & ab;
+    ((a ^ t) as u32, (b ^ t) as u32)
 }
 
 #[cfg(test)]

@@ -169,48 +169,60 @@ pub fn check_sk<P: ParameterSet>(b: Backend, sk: &P::DkBytes) -> Option<u8> {
     )
 }
 
-/// The product kernel on backend `b`: `out = a · s` in
-/// `Z[x]`/(x^n - x - 1) reduced modulo `m` (3 or a set's q), n =
-/// `out.len()` = `a.len()` = `s.len()`, |a_i| < 4000, s small; `prod` is
-/// scratch of 2n - 1 entries.
+/// The product kernel of set `P` on backend `b`: `out = a · s` in R/m
+/// (m = 3 or P's q), |a_i| < 4000, s small, p coefficients each.
 ///
 /// # Panics
-/// If the lengths do not fit.
-pub fn mul_small(
+/// If a length is not p.
+pub fn mul_small<P: ParameterSet>(
     b: Backend,
     m: i32,
     out: &mut [i16],
     a: &[i16],
     s: &[i8],
-    prod: &mut [i32],
 ) -> Option<()> {
-    let n = out.len();
-    assert!(a.len() == n && s.len() == n && prod.len() == 2 * n - 1);
+    assert!(out.len() == P::P && a.len() == P::P && s.len() == P::P);
     run_on(
         b,
-        MulSmall {
+        MulSmall::<P> {
             m: crate::arith::Modulus::new(m),
             out,
             a,
             s,
-            prod,
+            _p: core::marker::PhantomData,
         },
     )
 }
 
 /// The product kernel as an operation (see [`mul_small`]).
-struct MulSmall<'a> {
+struct MulSmall<'a, P> {
     m: crate::arith::Modulus,
     out: &'a mut [i16],
     a: &'a [i16],
     s: &'a [i8],
-    prod: &'a mut [i32],
+    _p: core::marker::PhantomData<P>,
 }
 
-impl crate::backend::Operation for MulSmall<'_> {
+impl<P: ParameterSet> crate::backend::Operation for MulSmall<'_, P> {
     type Output = ();
 
     fn run<B: crate::kem::Backend>(self) {
-        B::mul_small(self.out, self.a, self.s, self.prod, self.m);
+        B::mul_small::<P>(self.out, self.a, self.s, self.m);
+    }
+}
+
+/// The constant-time sort on backend `b` (ascending).
+pub fn sort(b: Backend, x: &mut [u32]) -> Option<()> {
+    run_on(b, SortOp(x))
+}
+
+/// The sort as an operation (see [`sort`]).
+struct SortOp<'a>(&'a mut [u32]);
+
+impl crate::backend::Operation for SortOp<'_> {
+    type Output = ();
+
+    fn run<B: crate::kem::Backend>(self) {
+        B::sort(self.0);
     }
 }

@@ -21,51 +21,59 @@ fn selected_backend_is_available() {
     assert!(Backend::Portable.is_available());
 }
 
-#[test]
-fn product_kernel() {
-    let mut rng = TestRng::new(7);
-    for (n, q) in [
-        (653usize, 4621i32),
-        (761, 4591),
-        (857, 5167),
-        (953, 6343),
-        (1013, 7177),
-        (1277, 7879),
-        (1, 4591),
-        (2, 4591),
-        (17, 3),
-    ] {
-        for round in 0..8 {
-            let h = (q - 1) / 2;
+fn product_kernel<P: ParameterSet>(tag: u64) {
+    let mut rng = TestRng::new(tag);
+    let n = P::P;
+    for round in 0..8 {
+        for m in [P::Q, 3] {
+            let h = (P::Q - 1) / 2;
             let a: Vec<i16> = (0..n)
-                .map(|_| {
-                    if round == 0 {
-                        h as i16
-                    } else {
-                        (rng.below(q as usize) as i32 - h) as i16
-                    }
+                .map(|_| match round {
+                    0 => h as i16,
+                    1 => -h as i16,
+                    _ => (rng.below(P::Q as usize) as i32 - h) as i16,
                 })
                 .collect();
             let s: Vec<i8> = (0..n)
-                .map(|_| {
-                    if round == 0 {
-                        1
-                    } else {
-                        rng.below(3) as i8 - 1
-                    }
+                .map(|_| match round {
+                    0 | 1 => 1,
+                    _ => rng.below(3) as i8 - 1,
                 })
                 .collect();
-            let mut want = vec![0i16; n];
-            let mut prod = vec![0i32; 2 * n - 1];
-            testing::mul_small(Backend::Portable, q, &mut want, &a, &s, &mut prod)
-                .expect("portable");
-            for b in others() {
+            // The definition, in 64-bit integers.
+            let mut prod = vec![0i64; 2 * n - 1];
+            for i in 0..n {
+                for j in 0..n {
+                    prod[i + j] += i64::from(a[i]) * i64::from(s[j]);
+                }
+            }
+            for i in (n..2 * n - 1).rev() {
+                let t = prod[i];
+                prod[i - n] += t;
+                prod[i - n + 1] += t;
+            }
+            let mh = i64::from((m - 1) / 2);
+            let want: Vec<i16> = prod[..n]
+                .iter()
+                .map(|&x| ((x + mh).rem_euclid(i64::from(m)) - mh) as i16)
+                .collect();
+            for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
                 let mut got = vec![0i16; n];
-                testing::mul_small(b, q, &mut got, &a, &s, &mut prod).expect("available");
-                assert_eq!(got, want, "{} n={n} q={q}", b.name());
+                testing::mul_small::<P>(b, m, &mut got, &a, &s).expect("available");
+                assert_eq!(got, want, "{} {} m={m}", b.name(), P::NAME);
             }
         }
     }
+}
+
+#[test]
+fn product_kernel_all_sets() {
+    product_kernel::<Sntrup653>(1);
+    product_kernel::<Sntrup761>(2);
+    product_kernel::<Sntrup857>(3);
+    product_kernel::<Sntrup953>(4);
+    product_kernel::<Sntrup1013>(5);
+    product_kernel::<Sntrup1277>(6);
 }
 
 fn operations<P: ParameterSet>(tag: u64) {

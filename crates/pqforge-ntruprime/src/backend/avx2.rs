@@ -17,9 +17,8 @@ use crate::params::ParameterSet;
 struct Avx2;
 
 #[target_feature(enable = "avx2")]
-fn mul_small_avx2(out: &mut [i16], a: &[i16], b: &[i8], prod: &mut [i32], m: Modulus) {
-    crate::poly::mul_plain(prod, a, b);
-    crate::poly::fold_reduce(out, prod, m);
+fn mul_small_avx2<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
+    crate::poly::mul_karatsuba::<P, crate::poly::Karatsuba3>(out, a, b, m);
 }
 
 #[target_feature(enable = "avx2")]
@@ -40,9 +39,9 @@ fn sort_avx2(x: &mut [u32]) {
 impl Backend for Avx2 {
     const NAME: &'static str = "avx2";
 
-    fn mul_small(out: &mut [i16], a: &[i16], b: &[i8], prod: &mut [i32], m: Modulus) {
+    fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
         // SAFETY: `Avx2` is only used under `run`, whose token proves AVX2.
-        unsafe { mul_small_avx2(out, a, b, prod, m) }
+        unsafe { mul_small_avx2::<P>(out, a, b, m) }
     }
 
     fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
