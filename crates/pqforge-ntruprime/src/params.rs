@@ -163,8 +163,8 @@ macro_rules! set {
             type Fq = [i16; $p];
             type Fq1 = [i16; $p + 1];
             type Small1 = [i8; $p + 1];
-            type Scratch16 = [i16; 4 * ($p + 7)];
-            type Scratch32 = [i32; 4 * ($p + 7)];
+            type Scratch16 = [i16; 4 * ($p + 15)];
+            type Scratch32 = [i32; 4 * ($p + 15)];
             type Words = [u32; $p];
             type Digits = [u16; $p];
         }

@@ -30,9 +30,10 @@ pub(crate) fn mul_plain(out: &mut [i32], a: &[i16], b: &[i8]) {
 pub(crate) const KARATSUBA_LEVELS: usize = 3;
 
 /// The padded length of a product operand: p rounded up to a multiple of
-/// 2^levels.
+/// 2^(levels + 1), so that the leaves have even length (the AVX2 leaf
+/// works on pairs).
 pub(crate) const fn padded(p: usize) -> usize {
-    p.next_multiple_of(1 << KARATSUBA_LEVELS)
+    p.next_multiple_of(2 << KARATSUBA_LEVELS)
 }
 
 /// A product of two equal-length 16-bit operands into `2n - 1` 32-bit
