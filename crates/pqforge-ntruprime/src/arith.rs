@@ -46,6 +46,52 @@ impl Modulus {
     }
 }
 
+/// Reduction modulo q (2^11 < q < 2^13) with 32-bit operations only (the
+/// inversion's inner loop: 32-bit multiplies vectorize on 8 lanes where
+/// 64-bit ones do not), for |x| < 2^26; centered results.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ModQ {
+    q: i32,
+    half: i32,
+    /// ⌊2^27 / q⌋ (< 2^15).
+    v: i32,
+    /// A multiple of q plus `half`, above 2^26.
+    off: i32,
+}
+
+impl ModQ {
+    /// The reducer for `q`.
+    pub(crate) const fn new(q: i32) -> Self {
+        assert!(q > 1 << 11 && q < 1 << 13);
+        let half = (q - 1) / 2;
+        Self {
+            q,
+            half,
+            v: (1 << 27) / q,
+            off: ((1 << 26) / q + 1) * q + half,
+        }
+    }
+
+    /// x mod q, centered, for |x| < 2^26.
+    ///
+    /// t = x + off is in [0, 2^27 + 2^14); the estimate ⌊⌊t/2^11⌋·v / 2^16⌋
+    /// (a product below 2^31) is at most ⌊t/q⌋ and more than t/q - 3.5
+    /// (the truncations cost t/2^27 + 2^11/q + 1 < 2.5), so t - est·q is
+    /// in [0, 4q): two masked subtractions (2q, then q) finish.
+    #[inline(always)]
+    pub(crate) fn freeze(self, x: i32) -> i16 {
+        debug_assert!(x.unsigned_abs() < 1 << 26);
+        let t = x + self.off;
+        let est = ((t >> 11) * self.v) >> 16;
+        let mut r = t - est * self.q;
+        r -= 2 * self.q;
+        r += (2 * self.q) & (r >> 31);
+        r -= self.q;
+        r += self.q & (r >> 31);
+        (r - self.half) as i16
+    }
+}
+
 /// `x mod 3` centered in {-1, 0, 1}, for x in [-2, 2] (the inversion mod 3).
 #[inline(always)]
 pub(crate) fn f3_small(x: i8) -> i8 {
@@ -124,6 +170,28 @@ mod tests {
             for x in -100..100 {
                 let want = (x + half).rem_euclid(m) - half;
                 assert_eq!(i32::from(md.freeze(x)), want);
+            }
+        }
+    }
+
+    #[test]
+    fn modq_matches_rem_euclid() {
+        for q in [4591, 4621, 5167, 6343, 7177, 7879] {
+            let md = ModQ::new(q);
+            let half = (q - 1) / 2;
+            let step = if cfg!(miri) { 999_983 } else { 331 };
+            let mut x: i32 = -(1 << 26) + 1;
+            while x < 1 << 26 {
+                for y in [x, x + 1, x + q - 1] {
+                    if y < 1 << 26 {
+                        let want = (y + half).rem_euclid(q) - half;
+                        assert_eq!(i32::from(md.freeze(y)), want, "q={q} x={y}");
+                    }
+                }
+                x += step;
+            }
+            for y in [(1 << 26) - 1, -(1 << 26) + 1, 0, 1, -1] {
+                assert_eq!(i32::from(md.freeze(y)), (y + half).rem_euclid(q) - half);
             }
         }
     }

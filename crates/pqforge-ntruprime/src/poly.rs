@@ -3,7 +3,7 @@
 //! inversions of the submission (a division-free extended gcd with 2p - 1
 //! iterations of masked updates, for any input).
 
-use crate::arith::{Modulus, f3_small, negative_mask, nonzero_mask};
+use crate::arith::{ModQ, Modulus, f3_small, negative_mask, nonzero_mask};
 use zeroize::Zeroize;
 
 use crate::params::{Buf, ParameterSet};
@@ -172,7 +172,7 @@ pub(crate) fn fq_recip<P: ParameterSet>(a: i16) -> i16 {
 #[inline(always)]
 pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     let p = P::P;
-    let md = mod_q::<P>();
+    let md = ModQ::new(P::Q);
     let mut f = P::Fq1::zeroed();
     let mut g = P::Fq1::zeroed();
     let mut v = P::Fq1::zeroed();

@@ -1,10 +1,12 @@
 //! The AVX2 backend. The product is the portable three-level Karatsuba
 //! with its schoolbook leaves replaced by a `vpmaddwd` kernel ([`leaf`]:
 //! eight outputs per register, two products per lane per instruction);
-//! the inversions, the sort and the rest of each operation are the
-//! portable code compiled for AVX2 (masked updates, reductions and
-//! compare-exchanges on 8 to 32 lanes). Integer arithmetic throughout, so
-//! the results are bit-identical to the portable backend;
+//! the inversions and the sort are the portable kernels compiled for AVX2
+//! (masked updates, reductions and compare-exchanges on 8 to 32 lanes).
+//! The protocol around the kernels (codecs, hashing) is the portable code:
+//! the KEM stages keep frames of their own (`#[inline(never)]`), so they
+//! are not compiled for AVX2, and only the kernels are. Integer arithmetic
+//! throughout, so the results are bit-identical to the portable backend;
 //! `tests/backends.rs` compares them on random inputs.
 //!
 //! Constant time: loop bounds and memory offsets depend only on the
