@@ -19,6 +19,7 @@ use core::arch::x86_64::{
 };
 
 use pqforge_core::cpu::Avx2 as Token;
+use zeroize::Zeroize;
 
 use crate::arith::Modulus;
 use crate::kem::Backend;
@@ -69,6 +70,9 @@ fn leaf(r: &mut [i32], a: &[i16], b: &[i16]) {
         unsafe { _mm256_storeu_si256(acc.as_mut_ptr().add(k0).cast::<__m256i>(), s) };
     }
     r[..2 * n - 1].copy_from_slice(&acc[..2 * n - 1]);
+    // Secret-derived: wiped before the frame is left.
+    q.zeroize();
+    acc.zeroize();
 }
 
 /// The `vpmaddwd` leaf as a [`Multiply`] (only reached from the AVX2
