@@ -8,8 +8,8 @@
 pub(crate) struct Modulus {
     m: u32,
     half: i32,
-    /// ⌊2^32 / m⌋.
-    v: u64,
+    /// ⌊2^32 / m⌋ (a 32-bit word: one 32 × 32 → 64-bit multiply).
+    v: u32,
     /// A multiple of m plus `half`, above 2^26: x + off is non-negative.
     off: i32,
 }
@@ -23,7 +23,7 @@ impl Modulus {
         Self {
             m: mu,
             half,
-            v: (1u64 << 32) / mu as u64,
+            v: ((1u64 << 32) / mu as u64) as u32,
             off: k * m + half,
         }
     }
@@ -37,7 +37,7 @@ impl Modulus {
     pub(crate) fn freeze(self, x: i32) -> i16 {
         debug_assert!(x.unsigned_abs() < 1 << 26);
         let u = x.wrapping_add(self.off) as u32;
-        let est = ((u64::from(u) * self.v) >> 32) as u32;
+        let est = ((u64::from(u) * u64::from(self.v)) >> 32) as u32;
         let r = u
             .wrapping_sub(est.wrapping_mul(self.m))
             .wrapping_sub(self.m);
