@@ -47,6 +47,11 @@ fn bench_set<P: ParameterSet>(c: &mut Criterion) {
                 testing::sort(be, black_box(&mut w))
             });
         });
+        let mut o3 = vec![0i8; n];
+        let mut oq = vec![0i16; n];
+        c.bench_function(&format!("{name}/{b}/recips"), |bn| {
+            bn.iter(|| testing::recips::<P>(be, &mut o3, &mut oq, black_box(&s)));
+        });
         c.bench_function(&format!("{name}/{b}/mul_small"), |bn| {
             bn.iter(|| testing::mul_small::<P>(be, P::Q, &mut out, black_box(&a), black_box(&s)));
         });

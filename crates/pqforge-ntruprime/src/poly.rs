@@ -166,6 +166,46 @@ pub(crate) fn fq_recip<P: ParameterSet>(a: i16) -> i16 {
     acc
 }
 
+/// Montgomery products modulo q on 16-bit values (|a|, |b| < 2q,
+/// q < 7900): `mul(a, b)` ≡ a·b·2^-16 (mod q), in (-q, q).
+#[derive(Clone, Copy)]
+pub(crate) struct Montgomery {
+    q: i16,
+    /// q^-1 mod 2^16.
+    qinv: i16,
+}
+
+impl Montgomery {
+    pub(crate) const fn new(q: i32) -> Self {
+        assert!(q % 2 == 1 && q < 7900);
+        // Newton's iteration for the inverse modulo 2^16 (each step doubles
+        // the correct low bits; q·q ≡ 1 mod 8 starts with 3).
+        let qu = q as u16;
+        let mut x = qu;
+        let mut i = 0;
+        while i < 4 {
+            x = x.wrapping_mul(2u16.wrapping_sub(qu.wrapping_mul(x)));
+            i += 1;
+        }
+        assert!(qu.wrapping_mul(x) == 1);
+        Self {
+            q: q as i16,
+            qinv: x as i16,
+        }
+    }
+
+    /// a·b·2^-16 mod q: with t = (a·b mod 2^16)·q^-1, a·b - t·q has zero
+    /// low half, so its high half is hi(a·b) - hi(t·q) exactly; the result
+    /// is below |a·b|/2^16 + q/2 < 4q²/2^16 + q/2 < q in magnitude.
+    #[inline(always)]
+    pub(crate) fn mul(self, a: i16, b: i16) -> i16 {
+        let ab = i32::from(a) * i32::from(b);
+        let t = (ab as i16).wrapping_mul(self.qinv);
+        let tq = i32::from(t) * i32::from(self.q);
+        ((ab >> 16) as i16).wrapping_sub((tq >> 16) as i16)
+    }
+}
+
 /// 1/(3·s) in R/q for a small `s` (`Rq_recip3`): into `out`; returns 0 if
 /// s is invertible, -1 otherwise. Every step of the 2p - 1 iterations runs
 /// with masks only.
@@ -173,6 +213,7 @@ pub(crate) fn fq_recip<P: ParameterSet>(a: i16) -> i16 {
 pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     let p = P::P;
     let md = ModQ::new(P::Q);
+    let mont = Montgomery::new(P::Q);
     let mut f = P::Fq1::zeroed();
     let mut g = P::Fq1::zeroed();
     let mut v = P::Fq1::zeroed();
@@ -190,7 +231,9 @@ pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     for _ in 0..2 * p - 1 {
         v.copy_within(0..p, 1);
         v[0] = 0;
-        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
+        // Entries are kept in (-2q, 2q): test the canonical g[0].
+        let g0c = md.freeze(i32::from(g[0]));
+        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         let sw = swap as i16;
@@ -204,18 +247,19 @@ pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
             *a ^= t;
             *b ^= t;
         }
-        let f0 = i32::from(f[0]);
-        let g0 = i32::from(g[0]);
-        // g ← (f0·g - g0·f) / x: the constant term cancels.
+        let (f0, g0) = (f[0], g[0]);
+        // g ← (f0·g - g0·f) / x and r ← f0·r - g0·v, both pairs scaled by
+        // 2^-16 (Montgomery products; the scaling is common to a pair, so
+        // it cancels in v / f0 at the end). The constant term of g cancels.
         for i in 0..p {
-            g[i] = md.freeze(f0 * i32::from(g[i + 1]) - g0 * i32::from(f[i + 1]));
+            g[i] = mont.mul(f0, g[i + 1]) - mont.mul(g0, f[i + 1]);
         }
         g[p] = 0;
         for (ri, &vi) in r.iter_mut().zip(v.iter()) {
-            *ri = md.freeze(f0 * i32::from(*ri) - g0 * i32::from(vi));
+            *ri = mont.mul(f0, *ri) - mont.mul(g0, vi);
         }
     }
-    let scale = i32::from(fq_recip::<P>(f[0]));
+    let scale = i32::from(fq_recip::<P>(md.freeze(i32::from(f[0]))));
     for i in 0..p {
         out[i] = md.freeze(scale * i32::from(v[p - 1 - i]));
     }
@@ -265,12 +309,17 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
             *a ^= t;
             *b ^= t;
         }
+        // sign · x for sign in {-1, 0, 1} with byte masks (no 8-bit
+        // multiply): negate where sign = -1, clear where sign = 0.
+        let neg = sign >> 7;
+        let nz = (sign | sign.wrapping_neg()) >> 7;
+        let times = |x: i8| ((x ^ neg).wrapping_sub(neg)) & nz;
         for i in 0..p {
-            g[i] = f3_small(g[i + 1] + sign * f[i + 1]);
+            g[i] = f3_small(g[i + 1] + times(f[i + 1]));
         }
         g[p] = 0;
         for (ri, &vi) in r.iter_mut().zip(v.iter()) {
-            *ri = f3_small(*ri + sign * vi);
+            *ri = f3_small(*ri + times(vi));
         }
     }
     let sign = f[0];
@@ -309,6 +358,24 @@ mod tests {
             .iter()
             .map(|&x| ((x + h).rem_euclid(i64::from(m)) - h) as i32)
             .collect()
+    }
+
+    #[test]
+    fn montgomery_products() {
+        for q in [4591i32, 4621, 5167, 6343, 7177, 7879] {
+            let m = Montgomery::new(q);
+            let r_inv = (1..q).find(|&x| (x * 65536) % q == 1).expect("inverse");
+            let step = if cfg!(miri) { 997 } else { 37 };
+            for a in (-2 * q + 1..2 * q).step_by(step) {
+                for b in [-2 * q + 1, -q, -1, 0, 1, q - 1, 2 * q - 1, a / 3] {
+                    let got = i32::from(m.mul(a as i16, b as i16));
+                    assert!(got.abs() < q, "q={q} a={a} b={b}");
+                    let want = (i64::from(a) * i64::from(b) % i64::from(q) * i64::from(r_inv))
+                        .rem_euclid(i64::from(q));
+                    assert_eq!(i64::from(got).rem_euclid(i64::from(q)), want);
+                }
+            }
+        }
     }
 
     #[test]

@@ -226,3 +226,46 @@ impl crate::backend::Operation for SortOp<'_> {
         B::sort(self.0);
     }
 }
+
+/// The inversions on backend `b`: `R3_recip` (1/s mod 3 into `out3`) and
+/// `Rq_recip3` (1/(3s) mod q into `outq`); their return values (0 when
+/// invertible, -1 otherwise).
+///
+/// # Panics
+/// If a length is not p.
+pub fn recips<P: ParameterSet>(
+    b: Backend,
+    out3: &mut [i8],
+    outq: &mut [i16],
+    s: &[i8],
+) -> Option<(i32, i32)> {
+    assert!(out3.len() == P::P && outq.len() == P::P && s.len() == P::P);
+    run_on(
+        b,
+        Recips::<P> {
+            out3,
+            outq,
+            s,
+            _p: core::marker::PhantomData,
+        },
+    )
+}
+
+/// The inversions as an operation (see [`recips`]).
+struct Recips<'a, P> {
+    out3: &'a mut [i8],
+    outq: &'a mut [i16],
+    s: &'a [i8],
+    _p: core::marker::PhantomData<P>,
+}
+
+impl<P: ParameterSet> crate::backend::Operation for Recips<'_, P> {
+    type Output = (i32, i32);
+
+    fn run<B: crate::kem::Backend>(self) -> (i32, i32) {
+        (
+            B::r3_recip::<P>(self.out3, self.s),
+            B::rq_recip3::<P>(self.outq, self.s),
+        )
+    }
+}
