@@ -4,6 +4,7 @@
 //! iterations of masked updates, for any input).
 
 use crate::arith::{ModQ, Modulus, f3_small, negative_mask, nonzero_mask};
+use pqforge_core::ct::barrier_u32;
 use zeroize::Zeroize;
 
 use crate::params::{Buf, ParameterSet};
@@ -236,7 +237,7 @@ pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
         let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
-        let sw = swap as i16;
+        let sw = barrier_u32(swap as u32) as i16;
         for (a, b) in f.iter_mut().zip(g.iter_mut()) {
             let t = sw & (*a ^ *b);
             *a ^= t;
@@ -298,7 +299,7 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
-        let sw = swap as i8;
+        let sw = barrier_u32(swap as u32) as i8;
         for (a, b) in f.iter_mut().zip(g.iter_mut()) {
             let t = sw & (*a ^ *b);
             *a ^= t;
@@ -311,8 +312,11 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         }
         // sign · x for sign in {-1, 0, 1} with byte masks (no 8-bit
         // multiply): negate where sign = -1, clear where sign = 0.
-        let neg = sign >> 7;
-        let nz = (sign | sign.wrapping_neg()) >> 7;
+        // The masks pass a value barrier: without it LLVM turns the
+        // masked negation back into a branch on the secret sign (valgrind
+        // flagged it).
+        let neg = barrier_u32((sign >> 7) as u32) as i8;
+        let nz = barrier_u32(((sign | sign.wrapping_neg()) >> 7) as u32) as i8;
         let times = |x: i8| ((x ^ neg).wrapping_sub(neg)) & nz;
         for i in 0..p {
             g[i] = f3_small(g[i + 1] + times(f[i + 1]));
