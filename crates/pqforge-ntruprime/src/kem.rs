@@ -324,13 +324,16 @@ pub(crate) fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8]) -> u8 {
     let md = mod_q::<P>();
     B::mul_small::<P>(g.as_mut(), h.as_ref(), f.as_ref(), md);
     let mut gs = P::Small::zeroed();
+    // The sign bit of `range` is set iff some |g_i| > 1 (plain ORs of the
+    // values: a mask per coefficient became a branch at opt-level "s"/"z").
+    let mut range = 0i32;
     for (o, x) in gs.as_mut().iter_mut().zip(g.as_mut()) {
         *x = md.freeze(3 * i32::from(*x));
-        // |g_i| ≤ 1, else bad.
         let y = i32::from(*x);
-        bad |= (negative_mask(1 - y) | negative_mask(y + 1)) as u32;
+        range |= (1 - y) | (y + 1);
         *o = *x as i8;
     }
+    bad |= negative_mask(range) as u32;
     // g · v ≡ 1 (mod 3).
     let mut gv = P::Fq::zeroed();
     let mut g16 = P::Fq::zeroed();
@@ -338,9 +341,11 @@ pub(crate) fn check_sk<P: ParameterSet, B: Backend>(sk: &[u8]) -> u8 {
         *o = i16::from(x);
     }
     B::mul_small::<P>(gv.as_mut(), g16.as_ref(), v.as_ref(), MOD3);
+    let mut diff = 0i32;
     for (i, &x) in gv.as_ref().iter().enumerate() {
-        bad |= nonzero_mask(i32::from(x) - i32::from(i == 0)) as u32;
+        diff |= i32::from(x) - i32::from(i == 0);
     }
+    bad |= nonzero_mask(diff) as u32;
     f.zeroize();
     v.zeroize();
     g.zeroize();
