@@ -1,0 +1,237 @@
+//! Encodings: small polynomials (four 2-bit fields a byte) and the
+//! mixed-radix codec of elements of R/q and of rounded elements.
+//!
+//! The mixed-radix codec (the submission's `Encode` / `Decode`) works on
+//! levels: at each level, consecutive pairs of digits (radices m0, m1)
+//! merge into one digit of radix m0·m1, and while that radix is at least
+//! 2^14 its low byte is emitted and the radix divided by 256 (rounding up).
+//! An odd last digit is carried to the next level unchanged; the final
+//! digit is emitted byte by byte until its radix is 1. Within a level every
+//! pair has the same radices except possibly the last one, so a level is
+//! described by three public numbers (length, common radix, last radix) and
+//! the codec runs in place on one digit array, without recursion.
+//!
+//! Encoding uses only multiplications and shifts. Decoding divides by the
+//! public radices with [`Divisor`] (multiplications, no hardware division),
+//! so it is also constant-time; every byte string decodes (digits are
+//! reduced modulo their radix), and canonical strings are those that
+//! re-encode to themselves.
+
+use crate::arith::Divisor;
+use crate::params::shrink;
+
+/// The most levels any set needs (⌈log2 1277⌉ + 1).
+const MAX_LEVELS: usize = 12;
+
+/// One level of the codec: `len` digits, all of radix `m0` except the last
+/// (`mlast`); `off` = offset of its first emitted byte.
+#[derive(Clone, Copy, Default)]
+struct Level {
+    len: usize,
+    m0: u32,
+    mlast: u32,
+    off: usize,
+}
+
+/// The levels for `p` digits of radix `m`, and the number of levels with
+/// more than one digit (the last entry is the one-digit top).
+fn levels(p: usize, m: u32) -> ([Level; MAX_LEVELS], usize) {
+    let mut out = [Level::default(); MAX_LEVELS];
+    let (mut len, mut m0, mut mlast, mut off) = (p, m, m, 0usize);
+    let mut n = 0;
+    while len > 1 {
+        out[n] = Level {
+            len,
+            m0,
+            mlast,
+            off,
+        };
+        n += 1;
+        let pairs = len / 2;
+        let (b_ord, m_ord) = shrink(m0 * m0);
+        if len % 2 == 1 {
+            off += pairs * b_ord;
+        } else {
+            let (b_last, m_last) = shrink(m0 * mlast);
+            off += (pairs - 1) * b_ord + b_last;
+            mlast = m_last;
+        }
+        m0 = m_ord;
+        len = len.div_ceil(2);
+    }
+    out[n] = Level {
+        len: 1,
+        m0: mlast,
+        mlast,
+        off,
+    };
+    (out, n)
+}
+
+/// Encodes the digits `r` (each below `m`) into `out` (exactly the
+/// encoding's length). `r` is used as scratch.
+pub(crate) fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
+    let (lv, n) = levels(r.len(), m);
+    let mut pos = 0;
+    for l in &lv[..n] {
+        let pairs = l.len / 2;
+        for k in 0..pairs {
+            let m1 = if 2 * k + 2 == l.len { l.mlast } else { l.m0 };
+            let mut x = u32::from(r[2 * k]) + u32::from(r[2 * k + 1]) * l.m0;
+            let mut mm = m1 * l.m0;
+            while mm >= 16384 {
+                out[pos] = x as u8;
+                pos += 1;
+                x >>= 8;
+                mm = (mm + 255) >> 8;
+            }
+            r[k] = x as u16;
+        }
+        if l.len % 2 == 1 {
+            r[pairs] = r[l.len - 1];
+        }
+    }
+    let top = lv[n];
+    let mut x = r[0];
+    let mut mm = top.mlast;
+    while mm > 1 {
+        out[pos] = x as u8;
+        pos += 1;
+        x >>= 8;
+        mm = (mm + 255) >> 8;
+    }
+    debug_assert_eq!(pos, out.len());
+}
+
+/// Decodes `s` (exactly the encoding's length) into `r.len()` digits, each
+/// below `m` (any input decodes).
+pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
+    let (lv, n) = levels(r.len(), m);
+    let top = lv[n];
+    let rest = &s[top.off..];
+    r[0] = if top.mlast == 1 {
+        0
+    } else if top.mlast <= 256 {
+        Divisor::new(top.mlast).divmod(u32::from(rest[0])).1 as u16
+    } else {
+        let x = u32::from(rest[0]) | u32::from(rest[1]) << 8;
+        Divisor::new(top.mlast).divmod(x).1 as u16
+    };
+    for l in lv[..n].iter().rev() {
+        let pairs = l.len / 2;
+        if l.len % 2 == 1 {
+            r[l.len - 1] = r[pairs];
+        }
+        let (b_ord, _) = shrink(l.m0 * l.m0);
+        let d0 = Divisor::new(l.m0);
+        for k in (0..pairs).rev() {
+            let m1 = if 2 * k + 2 == l.len { l.mlast } else { l.m0 };
+            let (nb, _) = shrink(l.m0 * m1);
+            let at = l.off + k * b_ord;
+            let mut x = u32::from(r[k]);
+            for j in (0..nb).rev() {
+                x = (x << 8) | u32::from(s[at + j]);
+            }
+            let (q, r0) = d0.divmod(x);
+            // Only a non-canonical input can give a quotient ≥ m1.
+            let r1 = Divisor::new(m1).divmod(q).1;
+            r[2 * k] = r0 as u16;
+            r[2 * k + 1] = r1 as u16;
+        }
+    }
+}
+
+/// Small_encode: coefficients in {-1, 0, 1} as 2-bit fields (value + 1),
+/// four a byte, the last byte holding the one remaining coefficient (p ≡ 1
+/// mod 4).
+pub(crate) fn small_encode(out: &mut [u8], f: &[i8]) {
+    for (o, c) in out.iter_mut().zip(f.chunks(4)) {
+        let mut x = 0u8;
+        for (i, &v) in c.iter().enumerate() {
+            x |= ((v + 1) as u8) << (2 * i);
+        }
+        *o = x;
+    }
+}
+
+/// Small_decode: the inverse of [`small_encode`] on canonical input; a
+/// field 3 decodes to 2 and bits past the last coefficient are ignored, as
+/// in the reference. Returns 0 if the input was canonical (no field 3, no
+/// stray bits), else nonzero: computed without branches (secret keys).
+pub(crate) fn small_decode(f: &mut [i8], s: &[u8]) -> u8 {
+    let mut bad = 0u8;
+    for (c, &b) in f.chunks_mut(4).zip(s) {
+        let n = c.len();
+        for (i, v) in c.iter_mut().enumerate() {
+            let x = (b >> (2 * i)) & 3;
+            bad |= x & (x >> 1); // field 3
+            *v = x as i8 - 1;
+        }
+        if n < 4 {
+            bad |= b >> (2 * n);
+        }
+    }
+    bad
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::encoded_len;
+
+    fn lcg(s: &mut u64) -> u32 {
+        *s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (*s >> 33) as u32
+    }
+
+    #[test]
+    fn codec_round_trip() {
+        let mut seed = 1u64;
+        for (p, m) in [
+            (761usize, 4591u32),
+            (761, 1531),
+            (653, 4621),
+            (1277, 7879),
+            (1277, 2627),
+            (1, 4591),
+            (2, 300),
+            (3, 7),
+            (5, 4591),
+        ] {
+            let len = encoded_len(p, m);
+            let mut r = std::vec![0u16; p];
+            for v in &mut r {
+                *v = (lcg(&mut seed) % m) as u16;
+            }
+            let mut out = std::vec![0u8; len];
+            let mut work = r.clone();
+            encode(&mut out, &mut work, m);
+            let mut back = std::vec![0u16; p];
+            decode(&mut back, &out, m);
+            assert_eq!(back, r, "p={p} m={m}");
+            // Arbitrary bytes decode into range.
+            for b in &mut out {
+                *b = lcg(&mut seed) as u8;
+            }
+            decode(&mut back, &out, m);
+            assert!(back.iter().all(|&d| u32::from(d) < m));
+        }
+    }
+
+    #[test]
+    fn small_round_trip() {
+        let f: std::vec::Vec<i8> = (0..761).map(|i| (i % 3) as i8 - 1).collect();
+        let mut s = [0u8; 191];
+        small_encode(&mut s, &f);
+        let mut g = [0i8; 761];
+        assert_eq!(small_decode(&mut g, &s), 0);
+        assert_eq!(&g[..], &f[..]);
+        s[3] |= 0xC0;
+        assert_ne!(small_decode(&mut g, &s), 0);
+        s[3] &= 0x3F;
+        s[190] |= 0x10;
+        assert_ne!(small_decode(&mut g, &s), 0);
+    }
+}

@@ -1,0 +1,114 @@
+//! Every backend against the portable one on random inputs: the product
+//! kernel directly, and whole operations (key generation, encapsulation,
+//! decapsulation of honest and garbage ciphertexts, the key check).
+
+use pqforge_core::ByteArray;
+use pqforge_core::testing::TestRng;
+use pqforge_ntruprime::testing::{self, Backend};
+use pqforge_ntruprime::{
+    ParameterSet, Sntrup653, Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277,
+};
+
+fn others() -> impl Iterator<Item = Backend> {
+    Backend::ALL
+        .into_iter()
+        .filter(|b| *b != Backend::Portable && b.is_available())
+}
+
+#[test]
+fn selected_backend_is_available() {
+    assert!(Backend::selected().is_available());
+    assert!(Backend::Portable.is_available());
+}
+
+fn product_kernel<P: ParameterSet>(tag: u64) {
+    let mut rng = TestRng::new(tag);
+    let n = P::P;
+    for round in 0..8 {
+        for m in [P::Q, 3] {
+            let h = (P::Q - 1) / 2;
+            let a: Vec<i16> = (0..n)
+                .map(|_| match round {
+                    0 => h as i16,
+                    1 => -h as i16,
+                    _ => (rng.below(P::Q as usize) as i32 - h) as i16,
+                })
+                .collect();
+            let s: Vec<i8> = (0..n)
+                .map(|_| match round {
+                    0 | 1 => 1,
+                    _ => rng.below(3) as i8 - 1,
+                })
+                .collect();
+            // The definition, in 64-bit integers.
+            let mut prod = vec![0i64; 2 * n - 1];
+            for i in 0..n {
+                for j in 0..n {
+                    prod[i + j] += i64::from(a[i]) * i64::from(s[j]);
+                }
+            }
+            for i in (n..2 * n - 1).rev() {
+                let t = prod[i];
+                prod[i - n] += t;
+                prod[i - n + 1] += t;
+            }
+            let mh = i64::from((m - 1) / 2);
+            let want: Vec<i16> = prod[..n]
+                .iter()
+                .map(|&x| ((x + mh).rem_euclid(i64::from(m)) - mh) as i16)
+                .collect();
+            for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let mut got = vec![0i16; n];
+                testing::mul_small::<P>(b, m, &mut got, &a, &s).expect("available");
+                assert_eq!(got, want, "{} {} m={m}", b.name(), P::NAME);
+            }
+        }
+    }
+}
+
+#[test]
+fn product_kernel_all_sets() {
+    product_kernel::<Sntrup653>(1);
+    product_kernel::<Sntrup761>(2);
+    product_kernel::<Sntrup857>(3);
+    product_kernel::<Sntrup953>(4);
+    product_kernel::<Sntrup1013>(5);
+    product_kernel::<Sntrup1277>(6);
+}
+
+fn operations<P: ParameterSet>(tag: u64) {
+    let mut rng = TestRng::new(tag);
+    for _ in 0..3 {
+        let seed: [u8; 32] = rng.array();
+        let (pk, sk) = testing::keygen_derand::<P>(Backend::Portable, &seed).expect("portable");
+        let mut words = P::EncapsSeed::zeroed();
+        rng.fill(words.as_mut());
+        let (ct, ss) = testing::encaps_derand::<P>(Backend::Portable, &pk, &words).expect("p");
+        let mut junk = P::CtBytes::zeroed();
+        rng.fill(junk.as_mut());
+        let rej = testing::decaps::<P>(Backend::Portable, &sk, &junk).expect("p");
+        assert_eq!(testing::decaps::<P>(Backend::Portable, &sk, &ct), Some(ss));
+        assert_eq!(testing::check_sk::<P>(Backend::Portable, &sk), Some(0xFF));
+        for b in others() {
+            let (pk2, sk2) = testing::keygen_derand::<P>(b, &seed).expect("available");
+            assert_eq!(pk2.as_ref(), pk.as_ref(), "{} {}", b.name(), P::NAME);
+            assert_eq!(sk2.as_ref(), sk.as_ref(), "{} {}", b.name(), P::NAME);
+            let (ct2, ss2) = testing::encaps_derand::<P>(b, &pk, &words).expect("available");
+            assert_eq!(ct2.as_ref(), ct.as_ref());
+            assert_eq!(ss2, ss);
+            assert_eq!(testing::decaps::<P>(b, &sk, &ct), Some(ss));
+            assert_eq!(testing::decaps::<P>(b, &sk, &junk), Some(rej));
+            assert_eq!(testing::check_sk::<P>(b, &sk), Some(0xFF));
+        }
+    }
+}
+
+#[test]
+fn operations_all_sets() {
+    operations::<Sntrup653>(1);
+    operations::<Sntrup761>(2);
+    operations::<Sntrup857>(3);
+    operations::<Sntrup953>(4);
+    operations::<Sntrup1013>(5);
+    operations::<Sntrup1277>(6);
+}
