@@ -951,6 +951,486 @@
 #define PQFORGE_XWING_CRYPTO_BYTES 32
 
 /*
+ `frodokem-640-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_FRODOKEM640AES_CRYPTO_PUBLICKEYBYTES 9616
+
+/*
+ `frodokem-640-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_FRODOKEM640AES_CRYPTO_SECRETKEYBYTES 19888
+
+/*
+ `frodokem-640-aes` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_FRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES 9752
+
+/*
+ `frodokem-640-aes` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_FRODOKEM640AES_CRYPTO_BYTES 16
+
+/*
+ `frodokem-640-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_FRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES 9616
+
+/*
+ `frodokem-640-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_FRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES 19888
+
+/*
+ `frodokem-640-shake` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_FRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES 9752
+
+/*
+ `frodokem-640-shake` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_FRODOKEM640SHAKE_CRYPTO_BYTES 16
+
+/*
+ `frodokem-976-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_FRODOKEM976AES_CRYPTO_PUBLICKEYBYTES 15632
+
+/*
+ `frodokem-976-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_FRODOKEM976AES_CRYPTO_SECRETKEYBYTES 31296
+
+/*
+ `frodokem-976-aes` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_FRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES 15792
+
+/*
+ `frodokem-976-aes` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_FRODOKEM976AES_CRYPTO_BYTES 24
+
+/*
+ `frodokem-976-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_FRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES 15632
+
+/*
+ `frodokem-976-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_FRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES 31296
+
+/*
+ `frodokem-976-shake` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_FRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES 15792
+
+/*
+ `frodokem-976-shake` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_FRODOKEM976SHAKE_CRYPTO_BYTES 24
+
+/*
+ `frodokem-1344-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_FRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES 21520
+
+/*
+ `frodokem-1344-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_FRODOKEM1344AES_CRYPTO_SECRETKEYBYTES 43088
+
+/*
+ `frodokem-1344-aes` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_FRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES 21696
+
+/*
+ `frodokem-1344-aes` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_FRODOKEM1344AES_CRYPTO_BYTES 32
+
+/*
+ `frodokem-1344-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_FRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES 21520
+
+/*
+ `frodokem-1344-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_FRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES 43088
+
+/*
+ `frodokem-1344-shake` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_FRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES 21696
+
+/*
+ `frodokem-1344-shake` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_FRODOKEM1344SHAKE_CRYPTO_BYTES 32
+
+/*
+ `efrodokem-640-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM640AES_CRYPTO_PUBLICKEYBYTES 9616
+
+/*
+ `efrodokem-640-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM640AES_CRYPTO_SECRETKEYBYTES 19888
+
+/*
+ `efrodokem-640-aes` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_EFRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES 9720
+
+/*
+ `efrodokem-640-aes` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_EFRODOKEM640AES_CRYPTO_BYTES 16
+
+/*
+ `efrodokem-640-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES 9616
+
+/*
+ `efrodokem-640-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES 19888
+
+/*
+ `efrodokem-640-shake` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_EFRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES 9720
+
+/*
+ `efrodokem-640-shake` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_EFRODOKEM640SHAKE_CRYPTO_BYTES 16
+
+/*
+ `efrodokem-976-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM976AES_CRYPTO_PUBLICKEYBYTES 15632
+
+/*
+ `efrodokem-976-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM976AES_CRYPTO_SECRETKEYBYTES 31296
+
+/*
+ `efrodokem-976-aes` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_EFRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES 15744
+
+/*
+ `efrodokem-976-aes` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_EFRODOKEM976AES_CRYPTO_BYTES 24
+
+/*
+ `efrodokem-976-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES 15632
+
+/*
+ `efrodokem-976-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES 31296
+
+/*
+ `efrodokem-976-shake` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_EFRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES 15744
+
+/*
+ `efrodokem-976-shake` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_EFRODOKEM976SHAKE_CRYPTO_BYTES 24
+
+/*
+ `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES 21520
+
+/*
+ `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM1344AES_CRYPTO_SECRETKEYBYTES 43088
+
+/*
+ `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_EFRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES 21632
+
+/*
+ `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_EFRODOKEM1344AES_CRYPTO_BYTES 32
+
+/*
+ `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES 21520
+
+/*
+ `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES 43088
+
+/*
+ `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the ciphertext.
+ */
+#define PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES 21632
+
+/*
+ `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the shared secret.
+ */
+#define PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_BYTES 32
+
+/*
+ `ntru-hps-2048-509` (NTRU, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_NTRUHPS2048509_CRYPTO_PUBLICKEYBYTES 699
+
+/*
+ `ntru-hps-2048-509` (NTRU, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_NTRUHPS2048509_CRYPTO_SECRETKEYBYTES 935
+
+/*
+ `ntru-hps-2048-509` (NTRU, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_NTRUHPS2048509_CRYPTO_CIPHERTEXTBYTES 699
+
+/*
+ `ntru-hps-2048-509` (NTRU, draft): bytes of the shared secret.
+ */
+#define PQFORGE_NTRUHPS2048509_CRYPTO_BYTES 32
+
+/*
+ `ntru-hps-2048-677` (NTRU, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_NTRUHPS2048677_CRYPTO_PUBLICKEYBYTES 930
+
+/*
+ `ntru-hps-2048-677` (NTRU, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_NTRUHPS2048677_CRYPTO_SECRETKEYBYTES 1234
+
+/*
+ `ntru-hps-2048-677` (NTRU, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_NTRUHPS2048677_CRYPTO_CIPHERTEXTBYTES 930
+
+/*
+ `ntru-hps-2048-677` (NTRU, draft): bytes of the shared secret.
+ */
+#define PQFORGE_NTRUHPS2048677_CRYPTO_BYTES 32
+
+/*
+ `ntru-hps-4096-821` (NTRU, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_NTRUHPS4096821_CRYPTO_PUBLICKEYBYTES 1230
+
+/*
+ `ntru-hps-4096-821` (NTRU, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_NTRUHPS4096821_CRYPTO_SECRETKEYBYTES 1590
+
+/*
+ `ntru-hps-4096-821` (NTRU, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_NTRUHPS4096821_CRYPTO_CIPHERTEXTBYTES 1230
+
+/*
+ `ntru-hps-4096-821` (NTRU, draft): bytes of the shared secret.
+ */
+#define PQFORGE_NTRUHPS4096821_CRYPTO_BYTES 32
+
+/*
+ `ntru-hps-4096-1229` (NTRU, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_NTRUHPS40961229_CRYPTO_PUBLICKEYBYTES 1842
+
+/*
+ `ntru-hps-4096-1229` (NTRU, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_NTRUHPS40961229_CRYPTO_SECRETKEYBYTES 2366
+
+/*
+ `ntru-hps-4096-1229` (NTRU, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_NTRUHPS40961229_CRYPTO_CIPHERTEXTBYTES 1842
+
+/*
+ `ntru-hps-4096-1229` (NTRU, draft): bytes of the shared secret.
+ */
+#define PQFORGE_NTRUHPS40961229_CRYPTO_BYTES 32
+
+/*
+ `ntru-hrss-701` (NTRU, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_NTRUHRSS701_CRYPTO_PUBLICKEYBYTES 1138
+
+/*
+ `ntru-hrss-701` (NTRU, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_NTRUHRSS701_CRYPTO_SECRETKEYBYTES 1450
+
+/*
+ `ntru-hrss-701` (NTRU, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_NTRUHRSS701_CRYPTO_CIPHERTEXTBYTES 1138
+
+/*
+ `ntru-hrss-701` (NTRU, draft): bytes of the shared secret.
+ */
+#define PQFORGE_NTRUHRSS701_CRYPTO_BYTES 32
+
+/*
+ `ntru-hrss-1373` (NTRU, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_NTRUHRSS1373_CRYPTO_PUBLICKEYBYTES 2401
+
+/*
+ `ntru-hrss-1373` (NTRU, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_NTRUHRSS1373_CRYPTO_SECRETKEYBYTES 2983
+
+/*
+ `ntru-hrss-1373` (NTRU, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_NTRUHRSS1373_CRYPTO_CIPHERTEXTBYTES 2401
+
+/*
+ `ntru-hrss-1373` (NTRU, draft): bytes of the shared secret.
+ */
+#define PQFORGE_NTRUHRSS1373_CRYPTO_BYTES 32
+
+/*
+ `sntrup653` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_SNTRUP653_CRYPTO_PUBLICKEYBYTES 994
+
+/*
+ `sntrup653` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_SNTRUP653_CRYPTO_SECRETKEYBYTES 1518
+
+/*
+ `sntrup653` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_SNTRUP653_CRYPTO_CIPHERTEXTBYTES 897
+
+/*
+ `sntrup653` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+ */
+#define PQFORGE_SNTRUP653_CRYPTO_BYTES 32
+
+/*
+ `sntrup761` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_SNTRUP761_CRYPTO_PUBLICKEYBYTES 1158
+
+/*
+ `sntrup761` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_SNTRUP761_CRYPTO_SECRETKEYBYTES 1763
+
+/*
+ `sntrup761` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_SNTRUP761_CRYPTO_CIPHERTEXTBYTES 1039
+
+/*
+ `sntrup761` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+ */
+#define PQFORGE_SNTRUP761_CRYPTO_BYTES 32
+
+/*
+ `sntrup857` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_SNTRUP857_CRYPTO_PUBLICKEYBYTES 1322
+
+/*
+ `sntrup857` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_SNTRUP857_CRYPTO_SECRETKEYBYTES 1999
+
+/*
+ `sntrup857` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_SNTRUP857_CRYPTO_CIPHERTEXTBYTES 1184
+
+/*
+ `sntrup857` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+ */
+#define PQFORGE_SNTRUP857_CRYPTO_BYTES 32
+
+/*
+ `sntrup953` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_SNTRUP953_CRYPTO_PUBLICKEYBYTES 1505
+
+/*
+ `sntrup953` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_SNTRUP953_CRYPTO_SECRETKEYBYTES 2254
+
+/*
+ `sntrup953` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_SNTRUP953_CRYPTO_CIPHERTEXTBYTES 1349
+
+/*
+ `sntrup953` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+ */
+#define PQFORGE_SNTRUP953_CRYPTO_BYTES 32
+
+/*
+ `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_SNTRUP1013_CRYPTO_PUBLICKEYBYTES 1623
+
+/*
+ `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_SNTRUP1013_CRYPTO_SECRETKEYBYTES 2417
+
+/*
+ `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_SNTRUP1013_CRYPTO_CIPHERTEXTBYTES 1455
+
+/*
+ `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+ */
+#define PQFORGE_SNTRUP1013_CRYPTO_BYTES 32
+
+/*
+ `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+ */
+#define PQFORGE_SNTRUP1277_CRYPTO_PUBLICKEYBYTES 2067
+
+/*
+ `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+ */
+#define PQFORGE_SNTRUP1277_CRYPTO_SECRETKEYBYTES 3059
+
+/*
+ `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+ */
+#define PQFORGE_SNTRUP1277_CRYPTO_CIPHERTEXTBYTES 1847
+
+/*
+ `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+ */
+#define PQFORGE_SNTRUP1277_CRYPTO_BYTES 32
+
+/*
  Result of every function: 0 on success, a negative value otherwise.
  */
 typedef enum pqforge_status {
@@ -3510,6 +3990,774 @@ int pqforge_xwing_crypto_kem_enc(uint8_t *ct,
 int pqforge_xwing_crypto_kem_dec(uint8_t *ss,
                                  const uint8_t *ct,
                                  const uint8_t *sk);
+
+/*
+ `frodokem-640-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM640AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM640AES_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem640aes_crypto_kem_keypair(uint8_t *pk,
+                                              uint8_t *sk);
+
+/*
+ `frodokem-640-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM640AES_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem640aes_crypto_kem_enc(uint8_t *ct,
+                                          uint8_t *ss,
+                                          const uint8_t *pk);
+
+/*
+ `frodokem-640-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem640aes_crypto_kem_dec(uint8_t *ss,
+                                          const uint8_t *ct,
+                                          const uint8_t *sk);
+
+/*
+ `frodokem-640-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem640shake_crypto_kem_keypair(uint8_t *pk,
+                                                uint8_t *sk);
+
+/*
+ `frodokem-640-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem640shake_crypto_kem_enc(uint8_t *ct,
+                                            uint8_t *ss,
+                                            const uint8_t *pk);
+
+/*
+ `frodokem-640-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem640shake_crypto_kem_dec(uint8_t *ss,
+                                            const uint8_t *ct,
+                                            const uint8_t *sk);
+
+/*
+ `frodokem-976-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM976AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM976AES_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem976aes_crypto_kem_keypair(uint8_t *pk,
+                                              uint8_t *sk);
+
+/*
+ `frodokem-976-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM976AES_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem976aes_crypto_kem_enc(uint8_t *ct,
+                                          uint8_t *ss,
+                                          const uint8_t *pk);
+
+/*
+ `frodokem-976-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem976aes_crypto_kem_dec(uint8_t *ss,
+                                          const uint8_t *ct,
+                                          const uint8_t *sk);
+
+/*
+ `frodokem-976-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem976shake_crypto_kem_keypair(uint8_t *pk,
+                                                uint8_t *sk);
+
+/*
+ `frodokem-976-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem976shake_crypto_kem_enc(uint8_t *ct,
+                                            uint8_t *ss,
+                                            const uint8_t *pk);
+
+/*
+ `frodokem-976-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem976shake_crypto_kem_dec(uint8_t *ss,
+                                            const uint8_t *ct,
+                                            const uint8_t *sk);
+
+/*
+ `frodokem-1344-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM1344AES_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem1344aes_crypto_kem_keypair(uint8_t *pk,
+                                               uint8_t *sk);
+
+/*
+ `frodokem-1344-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM1344AES_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem1344aes_crypto_kem_enc(uint8_t *ct,
+                                           uint8_t *ss,
+                                           const uint8_t *pk);
+
+/*
+ `frodokem-1344-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem1344aes_crypto_kem_dec(uint8_t *ss,
+                                           const uint8_t *ct,
+                                           const uint8_t *sk);
+
+/*
+ `frodokem-1344-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem1344shake_crypto_kem_keypair(uint8_t *pk,
+                                                 uint8_t *sk);
+
+/*
+ `frodokem-1344-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem1344shake_crypto_kem_enc(uint8_t *ct,
+                                             uint8_t *ss,
+                                             const uint8_t *pk);
+
+/*
+ `frodokem-1344-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_frodokem1344shake_crypto_kem_dec(uint8_t *ss,
+                                             const uint8_t *ct,
+                                             const uint8_t *sk);
+
+/*
+ `efrodokem-640-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM640AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM640AES_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem640aes_crypto_kem_keypair(uint8_t *pk,
+                                               uint8_t *sk);
+
+/*
+ `efrodokem-640-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM640AES_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem640aes_crypto_kem_enc(uint8_t *ct,
+                                           uint8_t *ss,
+                                           const uint8_t *pk);
+
+/*
+ `efrodokem-640-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem640aes_crypto_kem_dec(uint8_t *ss,
+                                           const uint8_t *ct,
+                                           const uint8_t *sk);
+
+/*
+ `efrodokem-640-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem640shake_crypto_kem_keypair(uint8_t *pk,
+                                                 uint8_t *sk);
+
+/*
+ `efrodokem-640-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem640shake_crypto_kem_enc(uint8_t *ct,
+                                             uint8_t *ss,
+                                             const uint8_t *pk);
+
+/*
+ `efrodokem-640-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem640shake_crypto_kem_dec(uint8_t *ss,
+                                             const uint8_t *ct,
+                                             const uint8_t *sk);
+
+/*
+ `efrodokem-976-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM976AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM976AES_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem976aes_crypto_kem_keypair(uint8_t *pk,
+                                               uint8_t *sk);
+
+/*
+ `efrodokem-976-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM976AES_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem976aes_crypto_kem_enc(uint8_t *ct,
+                                           uint8_t *ss,
+                                           const uint8_t *pk);
+
+/*
+ `efrodokem-976-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem976aes_crypto_kem_dec(uint8_t *ss,
+                                           const uint8_t *ct,
+                                           const uint8_t *sk);
+
+/*
+ `efrodokem-976-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem976shake_crypto_kem_keypair(uint8_t *pk,
+                                                 uint8_t *sk);
+
+/*
+ `efrodokem-976-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem976shake_crypto_kem_enc(uint8_t *ct,
+                                             uint8_t *ss,
+                                             const uint8_t *pk);
+
+/*
+ `efrodokem-976-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem976shake_crypto_kem_dec(uint8_t *ss,
+                                             const uint8_t *ct,
+                                             const uint8_t *sk);
+
+/*
+ `efrodokem-1344-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM1344AES_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem1344aes_crypto_kem_keypair(uint8_t *pk,
+                                                uint8_t *sk);
+
+/*
+ `efrodokem-1344-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM1344AES_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem1344aes_crypto_kem_enc(uint8_t *ct,
+                                            uint8_t *ss,
+                                            const uint8_t *pk);
+
+/*
+ `efrodokem-1344-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem1344aes_crypto_kem_dec(uint8_t *ss,
+                                            const uint8_t *ct,
+                                            const uint8_t *sk);
+
+/*
+ `efrodokem-1344-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem1344shake_crypto_kem_keypair(uint8_t *pk,
+                                                  uint8_t *sk);
+
+/*
+ `efrodokem-1344-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem1344shake_crypto_kem_enc(uint8_t *ct,
+                                              uint8_t *ss,
+                                              const uint8_t *pk);
+
+/*
+ `efrodokem-1344-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_efrodokem1344shake_crypto_kem_dec(uint8_t *ss,
+                                              const uint8_t *ct,
+                                              const uint8_t *sk);
+
+/*
+ `ntru-hps-2048-509` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS2048509_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS2048509_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps2048509_crypto_kem_keypair(uint8_t *pk,
+                                              uint8_t *sk);
+
+/*
+ `ntru-hps-2048-509` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS2048509_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS2048509_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps2048509_crypto_kem_enc(uint8_t *ct,
+                                          uint8_t *ss,
+                                          const uint8_t *pk);
+
+/*
+ `ntru-hps-2048-509` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps2048509_crypto_kem_dec(uint8_t *ss,
+                                          const uint8_t *ct,
+                                          const uint8_t *sk);
+
+/*
+ `ntru-hps-2048-677` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS2048677_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS2048677_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps2048677_crypto_kem_keypair(uint8_t *pk,
+                                              uint8_t *sk);
+
+/*
+ `ntru-hps-2048-677` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS2048677_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS2048677_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps2048677_crypto_kem_enc(uint8_t *ct,
+                                          uint8_t *ss,
+                                          const uint8_t *pk);
+
+/*
+ `ntru-hps-2048-677` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps2048677_crypto_kem_dec(uint8_t *ss,
+                                          const uint8_t *ct,
+                                          const uint8_t *sk);
+
+/*
+ `ntru-hps-4096-821` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS4096821_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS4096821_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps4096821_crypto_kem_keypair(uint8_t *pk,
+                                              uint8_t *sk);
+
+/*
+ `ntru-hps-4096-821` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS4096821_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS4096821_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps4096821_crypto_kem_enc(uint8_t *ct,
+                                          uint8_t *ss,
+                                          const uint8_t *pk);
+
+/*
+ `ntru-hps-4096-821` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps4096821_crypto_kem_dec(uint8_t *ss,
+                                          const uint8_t *ct,
+                                          const uint8_t *sk);
+
+/*
+ `ntru-hps-4096-1229` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS40961229_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS40961229_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps40961229_crypto_kem_keypair(uint8_t *pk,
+                                               uint8_t *sk);
+
+/*
+ `ntru-hps-4096-1229` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS40961229_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS40961229_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps40961229_crypto_kem_enc(uint8_t *ct,
+                                           uint8_t *ss,
+                                           const uint8_t *pk);
+
+/*
+ `ntru-hps-4096-1229` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhps40961229_crypto_kem_dec(uint8_t *ss,
+                                           const uint8_t *ct,
+                                           const uint8_t *sk);
+
+/*
+ `ntru-hrss-701` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHRSS701_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHRSS701_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhrss701_crypto_kem_keypair(uint8_t *pk,
+                                           uint8_t *sk);
+
+/*
+ `ntru-hrss-701` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHRSS701_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHRSS701_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhrss701_crypto_kem_enc(uint8_t *ct,
+                                       uint8_t *ss,
+                                       const uint8_t *pk);
+
+/*
+ `ntru-hrss-701` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhrss701_crypto_kem_dec(uint8_t *ss,
+                                       const uint8_t *ct,
+                                       const uint8_t *sk);
+
+/*
+ `ntru-hrss-1373` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHRSS1373_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHRSS1373_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhrss1373_crypto_kem_keypair(uint8_t *pk,
+                                            uint8_t *sk);
+
+/*
+ `ntru-hrss-1373` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHRSS1373_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHRSS1373_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhrss1373_crypto_kem_enc(uint8_t *ct,
+                                        uint8_t *ss,
+                                        const uint8_t *pk);
+
+/*
+ `ntru-hrss-1373` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_ntruhrss1373_crypto_kem_dec(uint8_t *ss,
+                                        const uint8_t *ct,
+                                        const uint8_t *sk);
+
+/*
+ `sntrup653` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP653_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP653_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup653_crypto_kem_keypair(uint8_t *pk,
+                                         uint8_t *sk);
+
+/*
+ `sntrup653` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP653_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP653_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup653_crypto_kem_enc(uint8_t *ct,
+                                     uint8_t *ss,
+                                     const uint8_t *pk);
+
+/*
+ `sntrup653` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup653_crypto_kem_dec(uint8_t *ss,
+                                     const uint8_t *ct,
+                                     const uint8_t *sk);
+
+/*
+ `sntrup761` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP761_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP761_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup761_crypto_kem_keypair(uint8_t *pk,
+                                         uint8_t *sk);
+
+/*
+ `sntrup761` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP761_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP761_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup761_crypto_kem_enc(uint8_t *ct,
+                                     uint8_t *ss,
+                                     const uint8_t *pk);
+
+/*
+ `sntrup761` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup761_crypto_kem_dec(uint8_t *ss,
+                                     const uint8_t *ct,
+                                     const uint8_t *sk);
+
+/*
+ `sntrup857` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP857_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP857_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup857_crypto_kem_keypair(uint8_t *pk,
+                                         uint8_t *sk);
+
+/*
+ `sntrup857` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP857_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP857_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup857_crypto_kem_enc(uint8_t *ct,
+                                     uint8_t *ss,
+                                     const uint8_t *pk);
+
+/*
+ `sntrup857` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup857_crypto_kem_dec(uint8_t *ss,
+                                     const uint8_t *ct,
+                                     const uint8_t *sk);
+
+/*
+ `sntrup953` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP953_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP953_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup953_crypto_kem_keypair(uint8_t *pk,
+                                         uint8_t *sk);
+
+/*
+ `sntrup953` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP953_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP953_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup953_crypto_kem_enc(uint8_t *ct,
+                                     uint8_t *ss,
+                                     const uint8_t *pk);
+
+/*
+ `sntrup953` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup953_crypto_kem_dec(uint8_t *ss,
+                                     const uint8_t *ct,
+                                     const uint8_t *sk);
+
+/*
+ `sntrup1013` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP1013_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP1013_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup1013_crypto_kem_keypair(uint8_t *pk,
+                                          uint8_t *sk);
+
+/*
+ `sntrup1013` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP1013_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP1013_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup1013_crypto_kem_enc(uint8_t *ct,
+                                      uint8_t *ss,
+                                      const uint8_t *pk);
+
+/*
+ `sntrup1013` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup1013_crypto_kem_dec(uint8_t *ss,
+                                      const uint8_t *ct,
+                                      const uint8_t *sk);
+
+/*
+ `sntrup1277` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP1277_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP1277_CRYPTO_SECRETKEYBYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup1277_crypto_kem_keypair(uint8_t *pk,
+                                          uint8_t *sk);
+
+/*
+ `sntrup1277` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP1277_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP1277_CRYPTO_BYTES).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup1277_crypto_kem_enc(uint8_t *ct,
+                                      uint8_t *ss,
+                                      const uint8_t *pk);
+
+/*
+ `sntrup1277` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+
+ # Safety
+ Every pointer points to a buffer of the size stated, readable (`*const`) or
+ writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+ */
+int pqforge_sntrup1277_crypto_kem_dec(uint8_t *ss,
+                                      const uint8_t *ct,
+                                      const uint8_t *sk);
 
 #ifdef __cplusplus
 }  // extern "C"

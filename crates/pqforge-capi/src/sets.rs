@@ -3608,3 +3608,1326 @@ pub unsafe extern "C" fn pqforge_xwing_crypto_kem_dec(
     // SAFETY: the same contract as this function's.
     unsafe { crate::kem_dec("x-wing", ss, ct, sk) }
 }
+
+/// `frodokem-640-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_FRODOKEM640AES_CRYPTO_PUBLICKEYBYTES: usize = 9616;
+/// `frodokem-640-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_FRODOKEM640AES_CRYPTO_SECRETKEYBYTES: usize = 19888;
+/// `frodokem-640-aes` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_FRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES: usize = 9752;
+/// `frodokem-640-aes` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_FRODOKEM640AES_CRYPTO_BYTES: usize = 16;
+
+/// `frodokem-640-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM640AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM640AES_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem640aes_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("frodokem-640-aes", pk, sk) }
+}
+
+/// `frodokem-640-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM640AES_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem640aes_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("frodokem-640-aes", ct, ss, pk) }
+}
+
+/// `frodokem-640-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem640aes_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("frodokem-640-aes", ss, ct, sk) }
+}
+
+/// `frodokem-640-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_FRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES: usize = 9616;
+/// `frodokem-640-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_FRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES: usize = 19888;
+/// `frodokem-640-shake` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_FRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES: usize = 9752;
+/// `frodokem-640-shake` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_FRODOKEM640SHAKE_CRYPTO_BYTES: usize = 16;
+
+/// `frodokem-640-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem640shake_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("frodokem-640-shake", pk, sk) }
+}
+
+/// `frodokem-640-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM640SHAKE_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem640shake_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("frodokem-640-shake", ct, ss, pk) }
+}
+
+/// `frodokem-640-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem640shake_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("frodokem-640-shake", ss, ct, sk) }
+}
+
+/// `frodokem-976-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_FRODOKEM976AES_CRYPTO_PUBLICKEYBYTES: usize = 15632;
+/// `frodokem-976-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_FRODOKEM976AES_CRYPTO_SECRETKEYBYTES: usize = 31296;
+/// `frodokem-976-aes` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_FRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES: usize = 15792;
+/// `frodokem-976-aes` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_FRODOKEM976AES_CRYPTO_BYTES: usize = 24;
+
+/// `frodokem-976-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM976AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM976AES_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem976aes_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("frodokem-976-aes", pk, sk) }
+}
+
+/// `frodokem-976-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM976AES_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem976aes_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("frodokem-976-aes", ct, ss, pk) }
+}
+
+/// `frodokem-976-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem976aes_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("frodokem-976-aes", ss, ct, sk) }
+}
+
+/// `frodokem-976-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_FRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES: usize = 15632;
+/// `frodokem-976-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_FRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES: usize = 31296;
+/// `frodokem-976-shake` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_FRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES: usize = 15792;
+/// `frodokem-976-shake` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_FRODOKEM976SHAKE_CRYPTO_BYTES: usize = 24;
+
+/// `frodokem-976-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem976shake_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("frodokem-976-shake", pk, sk) }
+}
+
+/// `frodokem-976-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM976SHAKE_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem976shake_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("frodokem-976-shake", ct, ss, pk) }
+}
+
+/// `frodokem-976-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem976shake_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("frodokem-976-shake", ss, ct, sk) }
+}
+
+/// `frodokem-1344-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_FRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES: usize = 21520;
+/// `frodokem-1344-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_FRODOKEM1344AES_CRYPTO_SECRETKEYBYTES: usize = 43088;
+/// `frodokem-1344-aes` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_FRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES: usize = 21696;
+/// `frodokem-1344-aes` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_FRODOKEM1344AES_CRYPTO_BYTES: usize = 32;
+
+/// `frodokem-1344-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM1344AES_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem1344aes_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("frodokem-1344-aes", pk, sk) }
+}
+
+/// `frodokem-1344-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM1344AES_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem1344aes_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("frodokem-1344-aes", ct, ss, pk) }
+}
+
+/// `frodokem-1344-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem1344aes_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("frodokem-1344-aes", ss, ct, sk) }
+}
+
+/// `frodokem-1344-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_FRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES: usize = 21520;
+/// `frodokem-1344-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_FRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES: usize = 43088;
+/// `frodokem-1344-shake` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_FRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES: usize = 21696;
+/// `frodokem-1344-shake` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_FRODOKEM1344SHAKE_CRYPTO_BYTES: usize = 32;
+
+/// `frodokem-1344-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem1344shake_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("frodokem-1344-shake", pk, sk) }
+}
+
+/// `frodokem-1344-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_FRODOKEM1344SHAKE_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem1344shake_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("frodokem-1344-shake", ct, ss, pk) }
+}
+
+/// `frodokem-1344-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_frodokem1344shake_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("frodokem-1344-shake", ss, ct, sk) }
+}
+
+/// `efrodokem-640-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_EFRODOKEM640AES_CRYPTO_PUBLICKEYBYTES: usize = 9616;
+/// `efrodokem-640-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_EFRODOKEM640AES_CRYPTO_SECRETKEYBYTES: usize = 19888;
+/// `efrodokem-640-aes` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_EFRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES: usize = 9720;
+/// `efrodokem-640-aes` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_EFRODOKEM640AES_CRYPTO_BYTES: usize = 16;
+
+/// `efrodokem-640-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM640AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM640AES_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem640aes_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("efrodokem-640-aes", pk, sk) }
+}
+
+/// `efrodokem-640-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM640AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM640AES_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem640aes_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("efrodokem-640-aes", ct, ss, pk) }
+}
+
+/// `efrodokem-640-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem640aes_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("efrodokem-640-aes", ss, ct, sk) }
+}
+
+/// `efrodokem-640-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_EFRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES: usize = 9616;
+/// `efrodokem-640-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_EFRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES: usize = 19888;
+/// `efrodokem-640-shake` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_EFRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES: usize = 9720;
+/// `efrodokem-640-shake` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_EFRODOKEM640SHAKE_CRYPTO_BYTES: usize = 16;
+
+/// `efrodokem-640-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem640shake_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("efrodokem-640-shake", pk, sk) }
+}
+
+/// `efrodokem-640-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM640SHAKE_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem640shake_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("efrodokem-640-shake", ct, ss, pk) }
+}
+
+/// `efrodokem-640-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem640shake_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("efrodokem-640-shake", ss, ct, sk) }
+}
+
+/// `efrodokem-976-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_EFRODOKEM976AES_CRYPTO_PUBLICKEYBYTES: usize = 15632;
+/// `efrodokem-976-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_EFRODOKEM976AES_CRYPTO_SECRETKEYBYTES: usize = 31296;
+/// `efrodokem-976-aes` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_EFRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES: usize = 15744;
+/// `efrodokem-976-aes` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_EFRODOKEM976AES_CRYPTO_BYTES: usize = 24;
+
+/// `efrodokem-976-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM976AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM976AES_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem976aes_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("efrodokem-976-aes", pk, sk) }
+}
+
+/// `efrodokem-976-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM976AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM976AES_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem976aes_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("efrodokem-976-aes", ct, ss, pk) }
+}
+
+/// `efrodokem-976-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem976aes_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("efrodokem-976-aes", ss, ct, sk) }
+}
+
+/// `efrodokem-976-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_EFRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES: usize = 15632;
+/// `efrodokem-976-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_EFRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES: usize = 31296;
+/// `efrodokem-976-shake` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_EFRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES: usize = 15744;
+/// `efrodokem-976-shake` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_EFRODOKEM976SHAKE_CRYPTO_BYTES: usize = 24;
+
+/// `efrodokem-976-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem976shake_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("efrodokem-976-shake", pk, sk) }
+}
+
+/// `efrodokem-976-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM976SHAKE_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem976shake_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("efrodokem-976-shake", ct, ss, pk) }
+}
+
+/// `efrodokem-976-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem976shake_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("efrodokem-976-shake", ss, ct, sk) }
+}
+
+/// `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_EFRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES: usize = 21520;
+/// `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_EFRODOKEM1344AES_CRYPTO_SECRETKEYBYTES: usize = 43088;
+/// `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_EFRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES: usize = 21632;
+/// `efrodokem-1344-aes` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_EFRODOKEM1344AES_CRYPTO_BYTES: usize = 32;
+
+/// `efrodokem-1344-aes` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM1344AES_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM1344AES_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem1344aes_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("efrodokem-1344-aes", pk, sk) }
+}
+
+/// `efrodokem-1344-aes` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM1344AES_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM1344AES_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem1344aes_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("efrodokem-1344-aes", ct, ss, pk) }
+}
+
+/// `efrodokem-1344-aes` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem1344aes_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("efrodokem-1344-aes", ss, ct, sk) }
+}
+
+/// `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the public (encapsulation) key.
+pub const PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES: usize = 21520;
+/// `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the secret (decapsulation) key.
+pub const PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES: usize = 43088;
+/// `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the ciphertext.
+pub const PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES: usize = 21632;
+/// `efrodokem-1344-shake` (FrodoKEM, standard): bytes of the shared secret.
+pub const PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_BYTES: usize = 32;
+
+/// `efrodokem-1344-shake` (FrodoKEM, standard): key generation into `pk` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem1344shake_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("efrodokem-1344-shake", pk, sk) }
+}
+
+/// `efrodokem-1344-shake` (FrodoKEM, standard): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_EFRODOKEM1344SHAKE_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem1344shake_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("efrodokem-1344-shake", ct, ss, pk) }
+}
+
+/// `efrodokem-1344-shake` (FrodoKEM, standard): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "frodokem")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_efrodokem1344shake_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("efrodokem-1344-shake", ss, ct, sk) }
+}
+
+/// `ntru-hps-2048-509` (NTRU, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_NTRUHPS2048509_CRYPTO_PUBLICKEYBYTES: usize = 699;
+/// `ntru-hps-2048-509` (NTRU, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_NTRUHPS2048509_CRYPTO_SECRETKEYBYTES: usize = 935;
+/// `ntru-hps-2048-509` (NTRU, draft): bytes of the ciphertext.
+pub const PQFORGE_NTRUHPS2048509_CRYPTO_CIPHERTEXTBYTES: usize = 699;
+/// `ntru-hps-2048-509` (NTRU, draft): bytes of the shared secret.
+pub const PQFORGE_NTRUHPS2048509_CRYPTO_BYTES: usize = 32;
+
+/// `ntru-hps-2048-509` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS2048509_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS2048509_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps2048509_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("ntru-hps-2048-509", pk, sk) }
+}
+
+/// `ntru-hps-2048-509` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS2048509_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS2048509_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps2048509_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("ntru-hps-2048-509", ct, ss, pk) }
+}
+
+/// `ntru-hps-2048-509` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps2048509_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("ntru-hps-2048-509", ss, ct, sk) }
+}
+
+/// `ntru-hps-2048-677` (NTRU, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_NTRUHPS2048677_CRYPTO_PUBLICKEYBYTES: usize = 930;
+/// `ntru-hps-2048-677` (NTRU, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_NTRUHPS2048677_CRYPTO_SECRETKEYBYTES: usize = 1234;
+/// `ntru-hps-2048-677` (NTRU, draft): bytes of the ciphertext.
+pub const PQFORGE_NTRUHPS2048677_CRYPTO_CIPHERTEXTBYTES: usize = 930;
+/// `ntru-hps-2048-677` (NTRU, draft): bytes of the shared secret.
+pub const PQFORGE_NTRUHPS2048677_CRYPTO_BYTES: usize = 32;
+
+/// `ntru-hps-2048-677` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS2048677_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS2048677_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps2048677_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("ntru-hps-2048-677", pk, sk) }
+}
+
+/// `ntru-hps-2048-677` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS2048677_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS2048677_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps2048677_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("ntru-hps-2048-677", ct, ss, pk) }
+}
+
+/// `ntru-hps-2048-677` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps2048677_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("ntru-hps-2048-677", ss, ct, sk) }
+}
+
+/// `ntru-hps-4096-821` (NTRU, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_NTRUHPS4096821_CRYPTO_PUBLICKEYBYTES: usize = 1230;
+/// `ntru-hps-4096-821` (NTRU, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_NTRUHPS4096821_CRYPTO_SECRETKEYBYTES: usize = 1590;
+/// `ntru-hps-4096-821` (NTRU, draft): bytes of the ciphertext.
+pub const PQFORGE_NTRUHPS4096821_CRYPTO_CIPHERTEXTBYTES: usize = 1230;
+/// `ntru-hps-4096-821` (NTRU, draft): bytes of the shared secret.
+pub const PQFORGE_NTRUHPS4096821_CRYPTO_BYTES: usize = 32;
+
+/// `ntru-hps-4096-821` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS4096821_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS4096821_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps4096821_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("ntru-hps-4096-821", pk, sk) }
+}
+
+/// `ntru-hps-4096-821` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS4096821_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS4096821_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps4096821_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("ntru-hps-4096-821", ct, ss, pk) }
+}
+
+/// `ntru-hps-4096-821` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps4096821_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("ntru-hps-4096-821", ss, ct, sk) }
+}
+
+/// `ntru-hps-4096-1229` (NTRU, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_NTRUHPS40961229_CRYPTO_PUBLICKEYBYTES: usize = 1842;
+/// `ntru-hps-4096-1229` (NTRU, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_NTRUHPS40961229_CRYPTO_SECRETKEYBYTES: usize = 2366;
+/// `ntru-hps-4096-1229` (NTRU, draft): bytes of the ciphertext.
+pub const PQFORGE_NTRUHPS40961229_CRYPTO_CIPHERTEXTBYTES: usize = 1842;
+/// `ntru-hps-4096-1229` (NTRU, draft): bytes of the shared secret.
+pub const PQFORGE_NTRUHPS40961229_CRYPTO_BYTES: usize = 32;
+
+/// `ntru-hps-4096-1229` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHPS40961229_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHPS40961229_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps40961229_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("ntru-hps-4096-1229", pk, sk) }
+}
+
+/// `ntru-hps-4096-1229` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHPS40961229_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHPS40961229_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps40961229_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("ntru-hps-4096-1229", ct, ss, pk) }
+}
+
+/// `ntru-hps-4096-1229` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhps40961229_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("ntru-hps-4096-1229", ss, ct, sk) }
+}
+
+/// `ntru-hrss-701` (NTRU, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_NTRUHRSS701_CRYPTO_PUBLICKEYBYTES: usize = 1138;
+/// `ntru-hrss-701` (NTRU, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_NTRUHRSS701_CRYPTO_SECRETKEYBYTES: usize = 1450;
+/// `ntru-hrss-701` (NTRU, draft): bytes of the ciphertext.
+pub const PQFORGE_NTRUHRSS701_CRYPTO_CIPHERTEXTBYTES: usize = 1138;
+/// `ntru-hrss-701` (NTRU, draft): bytes of the shared secret.
+pub const PQFORGE_NTRUHRSS701_CRYPTO_BYTES: usize = 32;
+
+/// `ntru-hrss-701` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHRSS701_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHRSS701_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhrss701_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("ntru-hrss-701", pk, sk) }
+}
+
+/// `ntru-hrss-701` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHRSS701_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHRSS701_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhrss701_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("ntru-hrss-701", ct, ss, pk) }
+}
+
+/// `ntru-hrss-701` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhrss701_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("ntru-hrss-701", ss, ct, sk) }
+}
+
+/// `ntru-hrss-1373` (NTRU, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_NTRUHRSS1373_CRYPTO_PUBLICKEYBYTES: usize = 2401;
+/// `ntru-hrss-1373` (NTRU, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_NTRUHRSS1373_CRYPTO_SECRETKEYBYTES: usize = 2983;
+/// `ntru-hrss-1373` (NTRU, draft): bytes of the ciphertext.
+pub const PQFORGE_NTRUHRSS1373_CRYPTO_CIPHERTEXTBYTES: usize = 2401;
+/// `ntru-hrss-1373` (NTRU, draft): bytes of the shared secret.
+pub const PQFORGE_NTRUHRSS1373_CRYPTO_BYTES: usize = 32;
+
+/// `ntru-hrss-1373` (NTRU, draft): key generation into `pk` (PQFORGE_NTRUHRSS1373_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_NTRUHRSS1373_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhrss1373_crypto_kem_keypair(
+    pk: *mut u8,
+    sk: *mut u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("ntru-hrss-1373", pk, sk) }
+}
+
+/// `ntru-hrss-1373` (NTRU, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_NTRUHRSS1373_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_NTRUHRSS1373_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhrss1373_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("ntru-hrss-1373", ct, ss, pk) }
+}
+
+/// `ntru-hrss-1373` (NTRU, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntru")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_ntruhrss1373_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("ntru-hrss-1373", ss, ct, sk) }
+}
+
+/// `sntrup653` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_SNTRUP653_CRYPTO_PUBLICKEYBYTES: usize = 994;
+/// `sntrup653` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_SNTRUP653_CRYPTO_SECRETKEYBYTES: usize = 1518;
+/// `sntrup653` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+pub const PQFORGE_SNTRUP653_CRYPTO_CIPHERTEXTBYTES: usize = 897;
+/// `sntrup653` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+pub const PQFORGE_SNTRUP653_CRYPTO_BYTES: usize = 32;
+
+/// `sntrup653` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP653_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP653_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup653_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("sntrup653", pk, sk) }
+}
+
+/// `sntrup653` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP653_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP653_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup653_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("sntrup653", ct, ss, pk) }
+}
+
+/// `sntrup653` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup653_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("sntrup653", ss, ct, sk) }
+}
+
+/// `sntrup761` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_SNTRUP761_CRYPTO_PUBLICKEYBYTES: usize = 1158;
+/// `sntrup761` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_SNTRUP761_CRYPTO_SECRETKEYBYTES: usize = 1763;
+/// `sntrup761` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+pub const PQFORGE_SNTRUP761_CRYPTO_CIPHERTEXTBYTES: usize = 1039;
+/// `sntrup761` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+pub const PQFORGE_SNTRUP761_CRYPTO_BYTES: usize = 32;
+
+/// `sntrup761` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP761_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP761_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup761_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("sntrup761", pk, sk) }
+}
+
+/// `sntrup761` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP761_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP761_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup761_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("sntrup761", ct, ss, pk) }
+}
+
+/// `sntrup761` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup761_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("sntrup761", ss, ct, sk) }
+}
+
+/// `sntrup857` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_SNTRUP857_CRYPTO_PUBLICKEYBYTES: usize = 1322;
+/// `sntrup857` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_SNTRUP857_CRYPTO_SECRETKEYBYTES: usize = 1999;
+/// `sntrup857` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+pub const PQFORGE_SNTRUP857_CRYPTO_CIPHERTEXTBYTES: usize = 1184;
+/// `sntrup857` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+pub const PQFORGE_SNTRUP857_CRYPTO_BYTES: usize = 32;
+
+/// `sntrup857` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP857_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP857_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup857_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("sntrup857", pk, sk) }
+}
+
+/// `sntrup857` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP857_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP857_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup857_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("sntrup857", ct, ss, pk) }
+}
+
+/// `sntrup857` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup857_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("sntrup857", ss, ct, sk) }
+}
+
+/// `sntrup953` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_SNTRUP953_CRYPTO_PUBLICKEYBYTES: usize = 1505;
+/// `sntrup953` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_SNTRUP953_CRYPTO_SECRETKEYBYTES: usize = 2254;
+/// `sntrup953` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+pub const PQFORGE_SNTRUP953_CRYPTO_CIPHERTEXTBYTES: usize = 1349;
+/// `sntrup953` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+pub const PQFORGE_SNTRUP953_CRYPTO_BYTES: usize = 32;
+
+/// `sntrup953` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP953_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP953_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup953_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("sntrup953", pk, sk) }
+}
+
+/// `sntrup953` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP953_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP953_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup953_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("sntrup953", ct, ss, pk) }
+}
+
+/// `sntrup953` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup953_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("sntrup953", ss, ct, sk) }
+}
+
+/// `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_SNTRUP1013_CRYPTO_PUBLICKEYBYTES: usize = 1623;
+/// `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_SNTRUP1013_CRYPTO_SECRETKEYBYTES: usize = 2417;
+/// `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+pub const PQFORGE_SNTRUP1013_CRYPTO_CIPHERTEXTBYTES: usize = 1455;
+/// `sntrup1013` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+pub const PQFORGE_SNTRUP1013_CRYPTO_BYTES: usize = 32;
+
+/// `sntrup1013` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP1013_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP1013_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup1013_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("sntrup1013", pk, sk) }
+}
+
+/// `sntrup1013` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP1013_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP1013_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup1013_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("sntrup1013", ct, ss, pk) }
+}
+
+/// `sntrup1013` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup1013_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("sntrup1013", ss, ct, sk) }
+}
+
+/// `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the public (encapsulation) key.
+pub const PQFORGE_SNTRUP1277_CRYPTO_PUBLICKEYBYTES: usize = 2067;
+/// `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the secret (decapsulation) key.
+pub const PQFORGE_SNTRUP1277_CRYPTO_SECRETKEYBYTES: usize = 3059;
+/// `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the ciphertext.
+pub const PQFORGE_SNTRUP1277_CRYPTO_CIPHERTEXTBYTES: usize = 1847;
+/// `sntrup1277` (Streamlined NTRU Prime, draft): bytes of the shared secret.
+pub const PQFORGE_SNTRUP1277_CRYPTO_BYTES: usize = 32;
+
+/// `sntrup1277` (Streamlined NTRU Prime, draft): key generation into `pk` (PQFORGE_SNTRUP1277_CRYPTO_PUBLICKEYBYTES) and `sk` (PQFORGE_SNTRUP1277_CRYPTO_SECRETKEYBYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup1277_crypto_kem_keypair(pk: *mut u8, sk: *mut u8) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_keypair("sntrup1277", pk, sk) }
+}
+
+/// `sntrup1277` (Streamlined NTRU Prime, draft): encapsulation to `pk`: the ciphertext into `ct` (PQFORGE_SNTRUP1277_CRYPTO_CIPHERTEXTBYTES), the shared secret into `ss` (PQFORGE_SNTRUP1277_CRYPTO_BYTES).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup1277_crypto_kem_enc(
+    ct: *mut u8,
+    ss: *mut u8,
+    pk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_enc("sntrup1277", ct, ss, pk) }
+}
+
+/// `sntrup1277` (Streamlined NTRU Prime, draft): decapsulation of `ct` with `sk` into `ss` (implicit rejection: never fails for a well-formed key).
+///
+/// # Safety
+/// Every pointer points to a buffer of the size stated, readable (`*const`) or
+/// writable (`*mut`). Inputs and outputs may overlap (signing and opening in place).
+#[cfg(feature = "ntruprime")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pqforge_sntrup1277_crypto_kem_dec(
+    ss: *mut u8,
+    ct: *const u8,
+    sk: *const u8,
+) -> c_int {
+    // SAFETY: the same contract as this function's.
+    unsafe { crate::kem_dec("sntrup1277", ss, ct, sk) }
+}

@@ -55,6 +55,20 @@ pub use pqforge_slhdsa as slhdsa;
 #[cfg(feature = "xwing")]
 pub use pqforge_xwing as xwing;
 
+/// FrodoKEM-640/976/1344 (AES or SHAKE; salted ISO and round-3 ephemeral
+/// variants; typed API).
+#[cfg(feature = "frodokem")]
+pub use pqforge_frodokem as frodokem;
+
+/// NTRU round 3: NTRU-HPS and NTRU-HRSS (typed API; status draft).
+#[cfg(feature = "ntru")]
+pub use pqforge_ntru as ntru;
+
+/// Streamlined NTRU Prime, round 3: sntrup653 to sntrup1277 (typed API;
+/// status draft).
+#[cfg(feature = "ntruprime")]
+pub use pqforge_ntruprime as ntruprime;
+
 /// Falcon-512/1024, round 3 (typed API).
 #[cfg(feature = "falcon")]
 pub use pqforge_falcon as falcon;

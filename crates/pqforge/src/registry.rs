@@ -44,6 +44,9 @@ families! {
     "mldsa" => pqforge_mldsa::SCHEMES;
     "slhdsa" => pqforge_slhdsa::SCHEMES;
     "xwing" => pqforge_xwing::SCHEMES;
+    "frodokem" => pqforge_frodokem::SCHEMES;
+    "ntru" => pqforge_ntru::SCHEMES;
+    "ntruprime" => pqforge_ntruprime::SCHEMES;
 }
 
 /// A registered parameter set of this build.
