@@ -64,12 +64,13 @@ macro_rules! kem_impl {
             type SsBytes = [u8; <$ty as ParameterSet>::LEN_SEC];
             type KeygenSeed = [u8; <$ty as ParameterSet>::KEYGEN_SEED_BYTES];
             type EncapsSeed = [u8; <$ty as ParameterSet>::ENCAPS_SEED_BYTES];
-            type EkState = ();
+            type EkState = Pkh;
             type DkState = ();
 
-            fn prepare_ek(_ek: &Self::EkBytes) -> Result<(), Error> {
-                // Every byte string of this length is a canonical key.
-                Ok(())
+            fn prepare_ek(ek: &Self::EkBytes) -> Result<Pkh, Error> {
+                // Every byte string of this length is a canonical key; its
+                // hash pkh, which every encapsulation needs, is the state.
+                Ok(Pkh::of::<Self>(ek))
             }
 
             fn prepare_dk(dk: &Self::DkBytes) -> Result<(), Error> {
@@ -80,14 +81,14 @@ macro_rules! kem_impl {
                 seed: &Self::KeygenSeed,
                 ek: &mut Self::EkBytes,
                 dk: &mut Self::DkBytes,
-            ) -> ((), ()) {
+            ) -> (Pkh, ()) {
                 backend::run(Keygen::<Self> {
                     seed,
                     ek,
                     dk,
                     p: PhantomData,
                 });
-                ((), ())
+                (Pkh::from_dk::<Self>(dk), ())
             }
 
             fn encaps_derand_into(
@@ -98,6 +99,7 @@ macro_rules! kem_impl {
             ) -> Result<(), Error> {
                 backend::run(Encaps::<Self> {
                     ek: ek.bytes(),
+                    pkh: ek.state().as_slice::<Self>(),
                     m,
                     ct,
                     ss,
@@ -260,9 +262,38 @@ impl<P: ParameterSet> Operation for Keygen<'_, P> {
     }
 }
 
+/// The encapsulation-key state: `pkh = SHAKE(ek)` (`len_sec` bytes), computed
+/// once when the key is checked, not hashed again (up to 21.5 KB) on every
+/// encapsulation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pkh([u8; 32]);
+
+impl Pkh {
+    /// The hash of `ek`.
+    pub(crate) fn of<P: ParameterSet>(ek: &[u8]) -> Self {
+        let mut h = [0u8; 32];
+        shake::<P>(&[ek], &mut h[..P::LEN_SEC]);
+        Self(h)
+    }
+
+    /// The stored hash at the end of a decapsulation key.
+    pub(crate) fn from_dk<P: ParameterSet>(dk: &[u8]) -> Self {
+        let mut h = [0u8; 32];
+        h[..P::LEN_SEC].copy_from_slice(&dk[P::DK_BYTES - P::LEN_SEC..]);
+        Self(h)
+    }
+
+    /// Its `len_sec` bytes.
+    pub(crate) fn as_slice<P: ParameterSet>(&self) -> &[u8] {
+        &self.0[..P::LEN_SEC]
+    }
+}
+
 /// Deterministic encapsulation with `μ (‖ salt)`.
 pub(crate) struct Encaps<'a, P> {
     pub(crate) ek: &'a [u8],
+    /// `SHAKE(ek)`, `len_sec` bytes.
+    pub(crate) pkh: &'a [u8],
     pub(crate) m: &'a [u8],
     pub(crate) ct: &'a mut [u8],
     pub(crate) ss: &'a mut [u8],
@@ -274,7 +305,7 @@ impl<P: ParameterSet> Operation for Encaps<'_, P> {
 
     #[inline(always)]
     fn run<B: Backend>(self) {
-        kem::encaps::<P, B>(self.ek, self.m, self.ct, self.ss);
+        kem::encaps::<P, B>(self.ek, self.pkh, self.m, self.ct, self.ss);
     }
 }
 

@@ -328,20 +328,21 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(seed: &[u8], ek: &mut [u8], dk
     shake::<P>(&[ek], &mut dk[st_off + st_len..]);
 }
 
-/// Encapsulation with the randomness `μ (‖ salt)` under `ek`.
+/// Encapsulation with the randomness `μ (‖ salt)` under `ek`, whose hash
+/// `pkh = SHAKE(ek)` (`len_sec` bytes) the caller computed when it checked
+/// the key.
 pub(crate) fn encaps<P: ParameterSet, B: Backend>(
     ek: &[u8],
+    pkh: &[u8],
     mu_salt: &[u8],
     ct: &mut [u8],
     ss: &mut [u8],
 ) {
     let sec = P::LEN_SEC;
-    let mut pkh = [0u8; 32];
-    shake::<P>(&[ek], &mut pkh[..sec]);
     let (mu, salt) = mu_salt.split_at(sec);
     let mut g2 = [0u8; 96];
     let g2 = &mut g2[..P::SEED_SE_BYTES + sec];
-    shake::<P>(&[&pkh[..sec], mu, salt], g2);
+    shake::<P>(&[pkh, mu, salt], g2);
     let (seed_se, k) = g2.split_at(P::SEED_SE_BYTES);
     let body = P::MAT_BYTES + P::C2_BYTES;
     B::encrypt_frame::<P, _>(seed_se, ek, mu, &mut Writer(&mut ct[..body]));

@@ -21,6 +21,7 @@ pub mod testing;
 
 use pqforge_core::Scheme;
 
+pub use contract::Pkh;
 pub use params::{
     EFrodoKem640Aes, EFrodoKem640Shake, EFrodoKem976Aes, EFrodoKem976Shake, EFrodoKem1344Aes,
     EFrodoKem1344Shake, FrodoKem640Aes, FrodoKem640Shake, FrodoKem976Aes, FrodoKem976Shake,

@@ -54,6 +54,7 @@ pub fn encaps_derand<P: ParameterSet>(
         b,
         Encaps::<P> {
             ek,
+            pkh: crate::contract::Pkh::of::<P>(ek).as_slice::<P>(),
             m,
             ct,
             ss,
