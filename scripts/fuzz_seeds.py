@@ -120,6 +120,36 @@ for g in (kg or {}).get("testGroups", []):
             seed("key_parse", bytes([sel]) + bytes.fromhex(t["ek"]))
         seed("key_parse", bytes([5]) + bytes.fromhex(t["dk"]))
 
+# Raw keys of FrodoKEM, NTRU and sntrup sets (first KAT record): the
+# algorithm index is the registry order, read from the generated C set list
+# (crates/pqforge-capi/src/sets.rs lists every set of a default + fndsa
+# build in that order, as the fuzz crate builds it).
+def kat_fields(rel, keys=("pk", "sk")):
+    b = read(rel, 400000)
+    got = {}
+    for line in (b or b"").decode(errors="replace").splitlines():
+        k, _, v = line.partition(" = ")
+        if k in keys and k not in got and v.strip():
+            got[k] = bytes.fromhex(v.strip())
+    return got
+try:
+    import re
+    order = []
+    for m in re.finditer(r"^/// `([a-z0-9.-]+)` \([^)]*\): bytes of the public",
+                         (Path(__file__).resolve().parent.parent / "crates/pqforge-capi/src/sets.rs").read_text(), re.M):
+        order.append(m.group(1))
+except OSError:
+    order = []
+for name, rel in (("efrodokem-640-aes", "kat/frodokem/eFrodoKEM/PQCkemKAT_19888.first2.rsp"),
+                  ("frodokem-640-shake", "kat/frodokem/FrodoKEM/PQCkemKAT_19888_shake.first2.rsp"),
+                  ("ntru-hps-2048-509", "kat/ntru/ntruhps2048509/PQCkemKAT_935.rsp"),
+                  ("ntru-hrss-701", "kat/ntru/ntruhrss701/PQCkemKAT_1450.rsp"),
+                  ("sntrup653", "kat/ntruprime/sntrup653.rsp"),
+                  ("sntrup761", "kat/ntruprime/sntrup761.rsp")):
+    if name in order and 3 * order.index(name) + 2 < 256:
+        for v in kat_fields(rel).values():
+            seed("key_parse", bytes([3 * order.index(name) + 2]) + v)
+
 # sig_verify and sign_malformed_sk: byte 0 set, byte 1 mode.
 for s in range(16):
     seed("sig_verify", bytes([s, 0, 0, 0, 1]))
