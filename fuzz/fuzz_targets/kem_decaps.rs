@@ -351,7 +351,7 @@ fn shake128(parts: &[&[u8]], out: &mut [u8]) {
 fn frodo640(name: &str, cell: &VarCell, data: &[u8]) {
     let (k, honest, ss) = var_cell(name, cell);
     let sec = FRODO640_SEC;
-    // sk = s ‖ seed_A ‖ b ‖ Sᵀ ‖ pkh (spec section 8.1; pkh = SHAKE(pk)).
+    // sk = s ‖ seed_A ‖ b ‖ Sᵀ ‖ pkh (the spec's layout; pkh = SHAKE(pk)).
     let (s, rest) = k.sk.split_at(sec);
     assert_eq!(&rest[..k.pk.len()], &k.pk[..], "{name}: pk inside sk");
     let mut pkh = [0u8; FRODO640_SEC];
