@@ -54,8 +54,8 @@
 //!   criteria must agree on every input. Then K = SHA3-256(pack r ‖ pack
 //!   m), else K̄. Input mode 2 (byte 1 mod 4) adds up to eight small
 //!   signed deltas to coefficients of the honest ciphertext (2-byte
-//!   position, signed byte) to reach these valid neighbours; the first one
-//!   a process meets is logged.
+//!   position, signed byte) to reach these valid neighbours; their count
+//!   is logged at every power of two.
 //! * Streamlined NTRU Prime round 3 (`sntrup653`, `sntrup761`): K̄ =
 //!   Hash0(Hash3(ρ) ‖ ct), Hash_b(x) = SHA-512(b ‖ x)[..32], ρ the
 //!   Small_bytes after pk in sk = f ‖ v ‖ pk ‖ ρ ‖ Hash4(pk) (the cached
@@ -600,8 +600,9 @@ fn ntru(which: usize, cell: &VarCell, data: &[u8]) {
         assert_eq!(own.as_ref(), Some(ss), "{name}: own decryption, honest ct");
         ss.clone()
     } else if let Some(kk) = set.decrypt(&k.sk, &k.pk, &ct) {
-        if NTRU_OTHER_VALID[which].fetch_add(1, Ordering::Relaxed) == 0 {
-            eprintln!("{name}: a mutated ciphertext is valid (secret of its r, m)");
+        let seen = NTRU_OTHER_VALID[which].fetch_add(1, Ordering::Relaxed) + 1;
+        if seen.is_power_of_two() {
+            eprintln!("{name}: {seen} valid mutated ciphertexts (secret of their r, m)");
         }
         kk.to_vec()
     } else {
