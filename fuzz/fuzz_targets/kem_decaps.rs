@@ -602,7 +602,7 @@ fn ntru(which: usize, cell: &VarCell, data: &[u8]) {
     } else if let Some(kk) = set.decrypt(&k.sk, &k.pk, &ct) {
         let seen = NTRU_OTHER_VALID[which].fetch_add(1, Ordering::Relaxed) + 1;
         if seen.is_power_of_two() {
-            eprintln!("{name}: {seen} valid mutated ciphertexts (secret of their r, m)");
+            eprintln!("{name}: valid mutated ciphertexts so far: {seen} (K of their r, m)");
         }
         kk.to_vec()
     } else {
