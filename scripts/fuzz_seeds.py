@@ -44,8 +44,10 @@ def read(rel, limit=None):
 
 rnd = random.Random(0x5eed)
 
-# kem_decaps: selector (0-2 ML-KEM, 3-6 HQC, 7-10 McEliece, 11 X-Wing), then mode.
-for sel in range(12):
+# kem_decaps: selector (0-2 ML-KEM, 3-6 HQC, 7-10 McEliece, 11 X-Wing,
+# 12-13 (e)FrodoKEM-640, 14-15 NTRU, 16-17 sntrup), then mode.
+for sel in range(18):
+    seed("kem_decaps", bytes([sel, 1]))  # the honest ciphertext
     seed("kem_decaps", bytes([sel, 1, 0, 0, 1]))
     seed("kem_decaps", bytes([sel, 1, 7, 1]) + b"\xff" * 8)
 for sel in range(7, 11):
@@ -62,6 +64,34 @@ xw = load("vectors/xwing/test-vectors.json")
 for t in (xw if isinstance(xw, list) else [])[:1]:
     if "ct" in t:
         seed("kem_decaps", bytes([11, 0]) + bytes.fromhex(t["ct"]))
+# FrodoKEM, NTRU, sntrup: the first KAT ciphertext of each set (raw: under
+# the target's own key it is an arbitrary ciphertext).
+def kat_ct(rel):
+    b = read(rel, 200000)
+    for line in (b or b"").decode(errors="replace").splitlines():
+        if line.startswith("ct = ") and len(line) > 5:
+            return bytes.fromhex(line[5:].strip())
+    return None
+for sel, rel in ((12, "kat/frodokem/eFrodoKEM/PQCkemKAT_19888.first2.rsp"),
+                 (13, "kat/frodokem/FrodoKEM/PQCkemKAT_19888_shake.first2.rsp"),
+                 (14, "kat/ntru/ntruhps2048509/PQCkemKAT_935.rsp"),
+                 (15, "kat/ntru/ntruhrss701/PQCkemKAT_1450.rsp"),
+                 (16, "kat/ntruprime/sntrup653.rsp"),
+                 (17, "kat/ntruprime/sntrup761.rsp")):
+    ct = kat_ct(rel)
+    if ct:
+        seed("kem_decaps", bytes([sel, 0]) + ct)
+# NTRU mode 2: small deltas on coefficients of the honest ciphertext
+# (2-byte position, signed byte); opposite +-1 pairs can give another valid
+# ciphertext (HPS: within m's fixed type; HRSS: adjacent positions), a
+# single change at the last stored coefficient n - 2 as well (HRSS).
+def ntru_tweak(sel, items):
+    return bytes([sel, 2]) + b"".join(p.to_bytes(2, "little") + (d & 0xff).to_bytes(1, "little")
+                                      for p, d in items)
+for sel, n in ((14, 509), (15, 701)):
+    for items in ([(n - 2, 1)], [(n - 2, -1)], [(n - 3, 1), (n - 2, -1)], [(10, 1), (11, -1)],
+                  [(3, -1), (200, 1)], [(5, 1), (6, 1), (7, -2)], [(0, 3)]):
+        seed("kem_decaps", ntru_tweak(sel, items))
 acvp = load("vectors/acvp/ML-KEM-encapDecap-FIPS203/internalProjection.json")
 for g in (acvp or {}).get("testGroups", []):
     sel = {"ML-KEM-512": 0, "ML-KEM-768": 1, "ML-KEM-1024": 2}.get(g.get("parameterSet"))
@@ -89,6 +119,36 @@ for g in (kg or {}).get("testGroups", []):
         for sel in range(2, 60, 3):
             seed("key_parse", bytes([sel]) + bytes.fromhex(t["ek"]))
         seed("key_parse", bytes([5]) + bytes.fromhex(t["dk"]))
+
+# Raw keys of FrodoKEM, NTRU and sntrup sets (first KAT record): the
+# algorithm index is the registry order, read from the generated C set list
+# (crates/pqforge-capi/src/sets.rs lists every set of a default + fndsa
+# build in that order, as the fuzz crate builds it).
+def kat_fields(rel, keys=("pk", "sk")):
+    b = read(rel, 400000)
+    got = {}
+    for line in (b or b"").decode(errors="replace").splitlines():
+        k, _, v = line.partition(" = ")
+        if k in keys and k not in got and v.strip():
+            got[k] = bytes.fromhex(v.strip())
+    return got
+try:
+    import re
+    order = []
+    for m in re.finditer(r"^/// `([a-z0-9.-]+)` \([^)]*\): bytes of the public",
+                         (Path(__file__).resolve().parent.parent / "crates/pqforge-capi/src/sets.rs").read_text(), re.M):
+        order.append(m.group(1))
+except OSError:
+    order = []
+for name, rel in (("efrodokem-640-aes", "kat/frodokem/eFrodoKEM/PQCkemKAT_19888.first2.rsp"),
+                  ("frodokem-640-shake", "kat/frodokem/FrodoKEM/PQCkemKAT_19888_shake.first2.rsp"),
+                  ("ntru-hps-2048-509", "kat/ntru/ntruhps2048509/PQCkemKAT_935.rsp"),
+                  ("ntru-hrss-701", "kat/ntru/ntruhrss701/PQCkemKAT_1450.rsp"),
+                  ("sntrup653", "kat/ntruprime/sntrup653.rsp"),
+                  ("sntrup761", "kat/ntruprime/sntrup761.rsp")):
+    if name in order and 3 * order.index(name) + 2 < 256:
+        for v in kat_fields(rel).values():
+            seed("key_parse", bytes([3 * order.index(name) + 2]) + v)
 
 # sig_verify and sign_malformed_sk: byte 0 set, byte 1 mode.
 for s in range(16):
