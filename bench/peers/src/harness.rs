@@ -291,17 +291,27 @@ pub fn liboqs_kem(alg: oqs::kem::Algorithm) -> Impl {
     }
 }
 
+/// `() -> (public key, secret key)`, over bytes.
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+type KeypairFn = Box<dyn Fn() -> (Vec<u8>, Vec<u8>)>;
+/// `public key -> (ciphertext, shared secret)`, over bytes.
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+type EncapsFn = Box<dyn Fn(&[u8]) -> (Vec<u8>, Vec<u8>)>;
+/// `(secret key, ciphertext) -> shared secret`, over bytes.
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+type DecapsFn = Box<dyn Fn(&[u8], &[u8]) -> Vec<u8>>;
+
 /// A peer KEM over bytes, for [`cross_check_kem`].
 #[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
 pub struct PeerKem {
     /// Display name.
     pub name: &'static str,
     /// `() -> (pk, sk)`.
-    pub keypair: Box<dyn Fn() -> (Vec<u8>, Vec<u8>)>,
+    pub keypair: KeypairFn,
     /// `pk -> (ct, ss)`.
-    pub encaps: Box<dyn Fn(&[u8]) -> (Vec<u8>, Vec<u8>)>,
+    pub encaps: EncapsFn,
     /// `(sk, ct) -> ss`.
-    pub decaps: Box<dyn Fn(&[u8], &[u8]) -> Vec<u8>>,
+    pub decaps: DecapsFn,
 }
 
 /// A `pqcrypto-*` KEM as a [`PeerKem`].
