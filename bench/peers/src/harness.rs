@@ -80,7 +80,16 @@ fn median(v: &mut [u64]) -> u64 {
 
 /// Times every implementation (the first is pqforge) and prints one row per
 /// operation and implementation.
-#[cfg_attr(not(any(feature = "hqc", feature = "mlkem")), allow(dead_code))]
+#[cfg_attr(
+    not(any(
+        feature = "hqc",
+        feature = "mlkem",
+        feature = "frodokem",
+        feature = "ntru",
+        feature = "ntruprime"
+    )),
+    allow(dead_code)
+)]
 pub fn compare(scheme: &str, impls: Vec<Impl>, opts: &Opts) {
     compare_scaled(scheme, impls, opts, &[]);
 }
@@ -168,7 +177,16 @@ pub fn rng() -> rand_chacha::ChaCha20Rng {
 }
 
 /// pqforge's typed API (keys parsed once, like every peer's API) for `K`.
-#[cfg_attr(not(any(feature = "hqc", feature = "mlkem")), allow(dead_code))]
+#[cfg_attr(
+    not(any(
+        feature = "hqc",
+        feature = "mlkem",
+        feature = "frodokem",
+        feature = "ntru",
+        feature = "ntruprime"
+    )),
+    allow(dead_code)
+)]
 pub fn pqforge_typed<K: pqforge::Kem>() -> Impl {
     let mut r = rng();
     let (ek, dk) = K::keygen(&mut r);
@@ -197,4 +215,211 @@ pub fn pqforge_typed<K: pqforge::Kem>() -> Impl {
             ),
         ],
     }
+}
+
+/// A PQClean KEM of a `pqcrypto-*` crate, by its three functions (keys and
+/// ciphertext made once, like [`pqforge_typed`]).
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+pub fn pqclean_kem<PK: 'static, SK: 'static, CT: 'static, SS: 'static>(
+    name: &'static str,
+    keypair: fn() -> (PK, SK),
+    encapsulate: fn(&PK) -> (SS, CT),
+    decapsulate: fn(&CT, &SK) -> SS,
+) -> Impl {
+    let (pk, sk) = keypair();
+    let (_, ct) = encapsulate(&pk);
+    Impl {
+        name,
+        ops: vec![
+            (
+                "keygen",
+                Box::new(move || {
+                    std::hint::black_box(keypair());
+                }),
+            ),
+            (
+                "encaps",
+                Box::new(move || {
+                    std::hint::black_box(encapsulate(std::hint::black_box(&pk)));
+                }),
+            ),
+            (
+                "decaps",
+                Box::new(move || {
+                    std::hint::black_box(decapsulate(std::hint::black_box(&ct), &sk));
+                }),
+            ),
+        ],
+    }
+}
+
+/// A liboqs KEM through the `oqs` crate (one `Kem` object per operation).
+#[cfg(any(feature = "frodokem", feature = "ntruprime"))]
+pub fn liboqs_kem(alg: oqs::kem::Algorithm) -> Impl {
+    use oqs::kem::Kem;
+    let new = || Kem::new(alg).expect("liboqs algorithm enabled");
+    let (k0, k1, k2) = (new(), new(), new());
+    let (pk, sk) = k0.keypair().expect("liboqs keygen");
+    let (ct, _) = k0.encapsulate(&pk).expect("liboqs encaps");
+    Impl {
+        name: "oqs (liboqs 0.13, AVX2 if available)",
+        ops: vec![
+            (
+                "keygen",
+                Box::new(move || {
+                    std::hint::black_box(k0.keypair().expect("keygen"));
+                }),
+            ),
+            (
+                "encaps",
+                Box::new(move || {
+                    std::hint::black_box(
+                        k1.encapsulate(std::hint::black_box(&pk)).expect("encaps"),
+                    );
+                }),
+            ),
+            (
+                "decaps",
+                Box::new(move || {
+                    std::hint::black_box(
+                        k2.decapsulate(&sk, std::hint::black_box(&ct))
+                            .expect("decaps"),
+                    );
+                }),
+            ),
+        ],
+    }
+}
+
+/// `() -> (public key, secret key)`, over bytes.
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+type KeypairFn = Box<dyn Fn() -> (Vec<u8>, Vec<u8>)>;
+/// `public key -> (ciphertext, shared secret)`, over bytes.
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+type EncapsFn = Box<dyn Fn(&[u8]) -> (Vec<u8>, Vec<u8>)>;
+/// `(secret key, ciphertext) -> shared secret`, over bytes.
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+type DecapsFn = Box<dyn Fn(&[u8], &[u8]) -> Vec<u8>>;
+
+/// A peer KEM over bytes, for [`cross_check_kem`].
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+pub struct PeerKem {
+    /// Display name.
+    pub name: &'static str,
+    /// `() -> (pk, sk)`.
+    pub keypair: KeypairFn,
+    /// `pk -> (ct, ss)`.
+    pub encaps: EncapsFn,
+    /// `(sk, ct) -> ss`.
+    pub decaps: DecapsFn,
+}
+
+/// A `pqcrypto-*` KEM as a [`PeerKem`].
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+pub fn pqclean_peer<PK, SK, CT, SS>(
+    name: &'static str,
+    keypair: fn() -> (PK, SK),
+    encapsulate: fn(&PK) -> (SS, CT),
+    decapsulate: fn(&CT, &SK) -> SS,
+) -> PeerKem
+where
+    PK: pqcrypto_traits::kem::PublicKey + Clone + 'static,
+    SK: pqcrypto_traits::kem::SecretKey + Clone + 'static,
+    CT: pqcrypto_traits::kem::Ciphertext + Copy + 'static,
+    SS: pqcrypto_traits::kem::SharedSecret + 'static,
+{
+    PeerKem {
+        name,
+        keypair: Box::new(move || {
+            let (pk, sk) = keypair();
+            (pk.as_bytes().to_vec(), sk.as_bytes().to_vec())
+        }),
+        encaps: Box::new(move |pk| {
+            let pk = PK::from_bytes(pk).expect("peer accepts the public key's length");
+            let (ss, ct) = encapsulate(&pk);
+            (ct.as_bytes().to_vec(), ss.as_bytes().to_vec())
+        }),
+        decaps: Box::new(move |sk, ct| {
+            let sk = SK::from_bytes(sk).expect("peer accepts the secret key's length");
+            let ct = CT::from_bytes(ct).expect("peer accepts the ciphertext's length");
+            decapsulate(&ct, &sk).as_bytes().to_vec()
+        }),
+    }
+}
+
+/// A liboqs KEM as a [`PeerKem`].
+#[cfg(any(feature = "frodokem", feature = "ntruprime"))]
+pub fn liboqs_peer(alg: oqs::kem::Algorithm) -> PeerKem {
+    let new = move || oqs::kem::Kem::new(alg).expect("liboqs algorithm enabled");
+    PeerKem {
+        name: "oqs (liboqs)",
+        keypair: Box::new(move || {
+            let (pk, sk) = new().keypair().expect("liboqs keygen");
+            (pk.into_vec(), sk.into_vec())
+        }),
+        encaps: Box::new(move |pk| {
+            let k = new();
+            let pk = k
+                .public_key_from_bytes(pk)
+                .expect("liboqs accepts the public key's length");
+            let (ct, ss) = k.encapsulate(pk).expect("liboqs encaps");
+            (ct.into_vec(), ss.into_vec())
+        }),
+        decaps: Box::new(move |sk, ct| {
+            let k = new();
+            let sk = k
+                .secret_key_from_bytes(sk)
+                .expect("liboqs accepts the secret key's length");
+            let ct = k
+                .ciphertext_from_bytes(ct)
+                .expect("liboqs accepts the ciphertext's length");
+            k.decapsulate(sk, ct).expect("liboqs decaps").into_vec()
+        }),
+    }
+}
+
+/// Checks that pqforge's `K` and `peer` are the same KEM byte for byte:
+/// the peer's keys work in pqforge and pqforge's in the peer, and a
+/// ciphertext made by either decapsulates in the other to the same secret.
+/// Panics with a clear message otherwise.
+#[cfg(any(feature = "frodokem", feature = "ntru", feature = "ntruprime"))]
+pub fn cross_check_kem<K: pqforge::Kem>(scheme: &str, peer: &PeerKem) {
+    let fail = |what: &str| -> ! {
+        panic!(
+            "{scheme}: cross-check with {} FAILED: {what}; the benchmark would compare \
+             different computations",
+            peer.name
+        )
+    };
+    let mut r = rng();
+    // Peer's keys, pqforge encapsulates (and decapsulates with the peer's
+    // secret key), the peer decapsulates.
+    let (pk, sk) = (peer.keypair)();
+    let ek = pqforge::EncapsKey::<K>::try_from(pk.as_slice())
+        .unwrap_or_else(|e| fail(&format!("pqforge rejects the peer's public key ({e:?})")));
+    let (ct, ss) = K::encaps(&ek, &mut r);
+    if (peer.decaps)(&sk, ct.as_ref()) != ss.as_ref() {
+        fail("the peer decapsulates pqforge's ciphertext to another secret");
+    }
+    let dk = pqforge::DecapsKey::<K>::try_from(sk.as_slice())
+        .unwrap_or_else(|e| fail(&format!("pqforge rejects the peer's secret key ({e:?})")));
+    if K::decaps(&dk, &ct).as_ref() != ss.as_ref() {
+        fail("pqforge decapsulates with the peer's secret key to another secret");
+    }
+    // pqforge's keys, the peer encapsulates, pqforge decapsulates (and the
+    // peer with pqforge's secret key).
+    let (ek, dk) = K::keygen(&mut r);
+    let (pct, pss) = (peer.encaps)(ek.as_ref());
+    let ct = pqforge::Ciphertext::<K>::try_from(pct.as_slice())
+        .unwrap_or_else(|e| fail(&format!("pqforge rejects the peer's ciphertext ({e:?})")));
+    if K::decaps(&dk, &ct).as_ref() != pss.as_slice() {
+        fail("pqforge decapsulates the peer's ciphertext to another secret");
+    }
+    if (peer.decaps)(dk.as_ref(), &pct) != pss {
+        fail("the peer decapsulates with pqforge's secret key to another secret");
+    }
+    eprintln!(
+        "{scheme}: cross-check ok with {}: keys, ciphertexts and secrets interoperate",
+        peer.name
+    );
 }

@@ -9,6 +9,8 @@
 
 #[cfg(feature = "falcon")]
 mod falcon;
+#[cfg(feature = "frodokem")]
+mod frodokem;
 mod harness;
 #[cfg(feature = "hqc")]
 mod hqc;
@@ -18,6 +20,10 @@ mod mceliece;
 mod mldsa;
 #[cfg(feature = "mlkem")]
 mod mlkem;
+#[cfg(feature = "ntru")]
+mod ntru;
+#[cfg(feature = "ntruprime")]
+mod ntruprime;
 #[cfg(feature = "slhdsa")]
 mod slhdsa;
 #[cfg(feature = "xwing")]
@@ -49,4 +55,10 @@ fn main() {
     slhdsa::run(&opts);
     #[cfg(feature = "xwing")]
     xwing::run(&opts);
+    #[cfg(feature = "frodokem")]
+    frodokem::run(&opts);
+    #[cfg(feature = "ntru")]
+    ntru::run(&opts);
+    #[cfg(feature = "ntruprime")]
+    ntruprime::run(&opts);
 }
