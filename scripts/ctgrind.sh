@@ -30,8 +30,10 @@ command -v "$VALGRIND" >/dev/null || { echo "ctgrind: valgrind is not installed 
 # 64: the m = 13 decoder and the wide Berlekamp-Massey): the same generic
 # code as the big sets;
 # slh-dsa-sha2-128s and every f set: the same generic code as the other s
-# sets, which take 1-3 minutes each under valgrind).
-SLOW='^mceliece(460896(f|pcf?)|6688128|6960119|8192128)|^slh-dsa-(sha2|shake)-(192|256)s|^slh-dsa-shake-128s'
+# sets, which take 1-3 minutes each under valgrind;
+# (e)frodokem-976 and -1344: the same generic code as the 640 sets, which
+# always run (the big ones take 15-40 s each)).
+SLOW='^mceliece(460896(f|pcf?)|6688128|6960119|8192128)|^slh-dsa-(sha2|shake)-(192|256)s|^slh-dsa-shake-128s|^e?frodokem-(976|1344)'
 
 JOBS=${CTGRIND_JOBS:-$(nproc 2>/dev/null || echo 2)}
 CONTROLS="control-early-exit control-secret-index"
