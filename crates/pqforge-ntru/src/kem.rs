@@ -17,6 +17,7 @@
 //!   selected in constant time.
 
 use pqforge_core::ct::{self, barrier_u32};
+use pqforge_core::ctgrind;
 use pqforge_core::sponge::sha3_256;
 use zeroize::Zeroize;
 
@@ -207,6 +208,8 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
     rq_mul::<P, B>(t2, t1, g);
     rq_mul::<P, B>(t1, t2, g);
     sq_to_bytes(ek, t1, P::LOGQ);
+    // Public: the encapsulation key is the public output of key generation.
+    ctgrind::declassify(ek);
     dk[2 * tb + P::Q_BYTES..].copy_from_slice(&prf_key[..PRF_KEY_BYTES]);
     for p in [f, g, t1, t2, t3] {
         p.zeroize();
@@ -242,6 +245,8 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
         *x = x.wrapping_add(y);
     }
     sq_to_bytes(ct, c, P::LOGQ);
+    // Public: the ciphertext is the public output of encapsulation.
+    ctgrind::declassify(ct);
     for p in [r, m, h, c] {
         p.zeroize();
     }
@@ -360,6 +365,8 @@ pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
         *x = x.wrapping_add(c);
     }
     sq_to_bytes(ek, h, P::LOGQ);
+    // Public: the encapsulation key a decapsulation key determines.
+    ctgrind::declassify(ek);
     hinv.zeroize();
     h.zeroize();
 }
