@@ -172,8 +172,12 @@ fn prepare_ek<P: ParameterSet>(ek: &[u8]) -> Result<(), Error> {
 
 /// `Kem::prepare_dk`: f and f⁻¹ mod 3 must be canonical base-3 packings
 /// (every byte below 3^5, the last below 3^(digits it holds)), h⁻¹ must
-/// have zero padding bits, and f·f⁻¹ ≡ 1 (mod (3, Φ_n)). Only the verdicts
-/// are made public. Done once per key, not per decapsulation.
+/// have zero padding bits, f·f⁻¹ ≡ 1 (mod (3, Φ_n)), and h⁻¹ must be f/G
+/// for the G = 3g (HPS, g of fixed type) or 3(x − 1)g (HRSS, g trinary) of
+/// key generation ([`kem::check_dk`]: without it a corrupted h⁻¹ gives a
+/// wrong derived public key and keys that never decapsulate). Only the
+/// verdicts are made public. Done once per key, not per decapsulation (the
+/// h⁻¹ check inverts h⁻¹ modulo q: about the cost of `derive_ek`).
 fn prepare_dk<P: ParameterSet>(dk_bytes: &P::DkBytes) -> Result<(), Error> {
     let dk = dk_bytes.as_ref();
     let tb = P::TRINARY_BYTES;
@@ -196,7 +200,7 @@ fn prepare_dk<P: ParameterSet>(dk_bytes: &P::DkBytes) -> Result<(), Error> {
     // Declassified: whether the key is consistent is public.
     if ctgrind::declassify_val(bad) != 0 {
         return Err(Error::InvalidKey(
-            "decapsulation key: f⁻¹ is not the inverse of f modulo (3, Φ_n)",
+            "decapsulation key: inconsistent (f⁻¹ is not the inverse of f modulo (3, Φ_n), or h⁻¹ is not f/G for the G of key generation)",
         ));
     }
     Ok(())
@@ -286,7 +290,8 @@ impl<P: ParameterSet> Operation for DeriveEk<'_, P> {
     }
 }
 
-/// The decapsulation-key consistency check: 0 iff f·f⁻¹ ≡ 1 (mod (3, Φ_n)).
+/// The decapsulation-key consistency check: 0 iff f·f⁻¹ ≡ 1 (mod (3, Φ_n))
+/// and h⁻¹ is consistent with f ([`kem::check_dk`]).
 pub(crate) struct CheckDk<'a, P: ParameterSet> {
     pub(crate) dk: &'a P::DkBytes,
 }

@@ -96,7 +96,8 @@ pub(crate) fn r2_inverse(r: &mut [u16], a: &[u16]) {
         cswap(&mut f, &mut g, m, words);
         cswap(&mut v, &mut w, m, words);
         // f(0) = 1: g += g(0)·f, w += g(0)·v.
-        let c = (g[0] & f[0] & 1).wrapping_neg();
+        let c = barrier_u32(((g[0] & f[0] & 1) as u32).wrapping_neg());
+        let c = u64::from(c) | (u64::from(c) << 32);
         for i in 0..words {
             g[i] ^= c & f[i];
             w[i] ^= c & v[i];
@@ -165,7 +166,12 @@ pub(crate) fn s3_inverse(r: &mut [u16], a: &[u16]) {
         cswap(&mut v.1, &mut w.1, m, words);
         // g −= (g(0)/f(0))·f with 1/f(0) = f(0): add c = −g(0)·f(0).
         let c = u64::from(mod3(2 * trit0(&g) * trit0(&f)));
-        let (m1, m2) = ((c & 1).wrapping_neg(), (c >> 1).wrapping_neg());
+        let m1 = barrier_u32(((c & 1) as u32).wrapping_neg());
+        let m2 = barrier_u32(((c >> 1) as u32).wrapping_neg());
+        let (m1, m2) = (
+            u64::from(m1) | (u64::from(m1) << 32),
+            u64::from(m2) | (u64::from(m2) << 32),
+        );
         add_scaled(&mut g, &f, m1, m2, words);
         add_scaled(&mut w, &v, m1, m2, words);
         shr1(&mut g.0, words);

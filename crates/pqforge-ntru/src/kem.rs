@@ -17,6 +17,7 @@
 //!   selected in constant time.
 
 use pqforge_core::ct::{self, barrier_u32};
+use pqforge_core::ctgrind;
 use pqforge_core::sponge::sha3_256;
 use zeroize::Zeroize;
 
@@ -207,6 +208,8 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
     rq_mul::<P, B>(t2, t1, g);
     rq_mul::<P, B>(t1, t2, g);
     sq_to_bytes(ek, t1, P::LOGQ);
+    // Public: the encapsulation key is the public output of key generation.
+    ctgrind::declassify(ek);
     dk[2 * tb + P::Q_BYTES..].copy_from_slice(&prf_key[..PRF_KEY_BYTES]);
     for p in [f, g, t1, t2, t3] {
         p.zeroize();
@@ -242,6 +245,8 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
         *x = x.wrapping_add(y);
     }
     sq_to_bytes(ct, c, P::LOGQ);
+    // Public: the ciphertext is the public output of encapsulation.
+    ctgrind::declassify(ct);
     for p in [r, m, h, c] {
         p.zeroize();
     }
@@ -314,12 +319,13 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut
     s3_to_bytes(&mut rm[..tb], r);
     let mut good = sha3_256(&[&rm[..2 * tb]]);
     let prf = &dk[2 * tb + P::Q_BYTES..];
-    let reject = sha3_256(&[prf, ct]);
+    let mut reject = sha3_256(&[prf, ct]);
     // 0xFF on failure.
     let mask = (barrier_u32(fail) as u8).wrapping_neg();
     ct::cmov(mask, &mut good, &reject);
     *ss = good;
     good.zeroize();
+    reject.zeroize();
     rm.zeroize();
     for p in [c, f, r, m] {
         p.zeroize();
@@ -360,12 +366,81 @@ pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
         *x = x.wrapping_add(c);
     }
     sq_to_bytes(ek, h, P::LOGQ);
+    // Public: the encapsulation key a decapsulation key determines.
+    ctgrind::declassify(ek);
     hinv.zeroize();
     h.zeroize();
 }
 
-/// Consistency of a decapsulation key: 1 unless f·f⁻¹ ≡ 1 (mod (3, Φ_n))
-/// for the stored f and f⁻¹ (constant time; 0 if consistent).
+/// 1 unless the stored h⁻¹ is one key generation can produce with the
+/// stored f, else 0 (constant time): h = (h⁻¹)⁻¹ mod (q, Φ_n) (as
+/// [`derive_ek`] computes it) must satisfy h·h⁻¹ ≡ 1 and h·f ≡ G (mod (q,
+/// Φ_n)) with G = 3g, g trinary of fixed type (HPS), or G = 3(x − 1)g, g
+/// trinary (HRSS), g\[n−1\] = 0 — the g of key generation (h⁻¹ = f/G,
+/// h = G/f). Then the derived public key is the one that decapsulates.
+fn check_hinv<P: ParameterSet, B: Backend>(dk: &[u8], f: &[u16]) -> u32 {
+    let tb = P::TRINARY_BYTES;
+    let mask = P::Q - 1;
+    let mut bufs = [P::POLY_ZERO; 3];
+    let [hinv, h, t] = &mut bufs;
+    let (hinv, h, t) = (hinv.as_mut(), h.as_mut(), t.as_mut());
+    sq_from_bytes(hinv, &dk[2 * tb..2 * tb + P::Q_BYTES], P::LOGQ);
+    rq_inverse::<P, B>(h, hinv);
+    modq_phi_n(h);
+    // h·h⁻¹ ≡ 1 (mod (q, Φ_n)): h⁻¹ is invertible and h its inverse.
+    rq_mul::<P, B>(t, h, hinv);
+    modq_phi_n(t);
+    let mut bad = u32::from(t[0].wrapping_sub(1) & mask);
+    for &c in &t[1..] {
+        bad |= u32::from(c & mask);
+    }
+    // u = h·f/3 mod (q, Φ_n), with u[n−1] = 0 (3 is a unit modulo q).
+    hinv.copy_from_slice(f);
+    z3_to_zq(hinv, P::Q);
+    rq_mul::<P, B>(t, h, hinv);
+    modq_phi_n(t);
+    let inv3 = inverse_mod_2_16(3);
+    for c in t.iter_mut() {
+        *c = c.wrapping_mul(inv3);
+    }
+    if !P::HPS {
+        // g = u/(x − 1) mod (q, Φ_n) with g[n−1] = 0 (x − 1 is a unit:
+        // Φ_n(1) = n is odd): (x − 1)g = u + k·Φ_n in Z_q[x]/(x^n − 1)
+        // with k = −u(1)/n, solved by g[0] = −u'[0], g[i] = g[i−1] − u'[i]
+        // (u' = u + k), which ends on g[n−1] = 0.
+        let mut sum = 0u16;
+        for &c in t.iter() {
+            sum = sum.wrapping_add(c);
+        }
+        let k = sum.wrapping_neg().wrapping_mul(inverse_mod_2_16(P::N));
+        let mut prev = 0u16;
+        for c in t.iter_mut() {
+            prev = prev.wrapping_sub(c.wrapping_add(k));
+            *c = prev;
+        }
+    }
+    // g trinary ({0, 1, q − 1}) with g[n−1] = 0.
+    bad |= check_r::<P>(t);
+    if P::HPS {
+        // Fixed type: weight/2 coefficients 1 and weight/2 coefficients −1.
+        let (mut ones, mut negs) = (0u32, 0u32);
+        for &c in t.iter() {
+            let v = c & mask;
+            ones += u32::from(v ^ 1).wrapping_sub(1) >> 31;
+            negs += u32::from(v ^ mask).wrapping_sub(1) >> 31;
+        }
+        let half = P::WEIGHT as u32 / 2;
+        bad |= (ones ^ half) | (negs ^ half);
+    }
+    for b in &mut bufs {
+        b.as_mut().zeroize();
+    }
+    (bad.wrapping_neg() >> 31) & 1
+}
+
+/// Consistency of a decapsulation key: 0 if f·f⁻¹ ≡ 1 (mod (3, Φ_n)) for
+/// the stored f and f⁻¹ and the stored h⁻¹ passes [`check_hinv`], else 1
+/// (constant time: one verdict for both checks).
 pub(crate) fn check_dk<P: ParameterSet, B: Backend>(dk: &[u8]) -> u32 {
     let tb = P::TRINARY_BYTES;
     let mut f = P::POLY_ZERO;
@@ -380,6 +455,7 @@ pub(crate) fn check_dk<P: ParameterSet, B: Backend>(dk: &[u8]) -> u32 {
     for &c in &prod[1..] {
         t |= u32::from(c);
     }
+    t |= check_hinv::<P, B>(dk, f);
     for p in [f, finv, prod] {
         p.zeroize();
     }

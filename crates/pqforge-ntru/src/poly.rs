@@ -11,6 +11,8 @@
 //! a trinary polynomial as its first n − 1 coefficients in {0, 1, 2}, five
 //! base-3 digits per byte, the lowest coefficient the lowest digit.
 
+use pqforge_core::ct::{self, barrier_u32};
+
 /// `x mod 3` for `x < 2^16`, by multiplication (⌊x/3⌋ = ⌊x·43691 / 2^17⌋,
 /// exact below 2^17; the product fits in 32 bits below 2^16).
 #[inline(always)]
@@ -119,9 +121,10 @@ pub(crate) fn schoolbook_fixed<const B: usize>(r: &mut [u16], a: &[u16], b: &[u1
     // bz[B + j] = b[j], zero outside 0 ≤ j < B.
     let mut bz = [0u16; 96];
     bz[B..2 * B].copy_from_slice(b);
+    let mut acc = [0u16; L];
     for t in 0..2 * B / L {
         let k0 = t * L;
-        let mut acc = [0u16; L];
+        acc.fill(0);
         // Only a[i] with k0 − B < i < k0 + L meet b inside this group.
         let lo = (k0 + 1).saturating_sub(B);
         let hi = (k0 + L).min(B);
@@ -134,6 +137,9 @@ pub(crate) fn schoolbook_fixed<const B: usize>(r: &mut [u16], a: &[u16], b: &[u1
         }
         r[k0..k0 + L].copy_from_slice(&acc);
     }
+    // Windows of a secret operand and partial products.
+    ct::wipe(&mut bz);
+    ct::wipe(&mut acc);
 }
 
 /// The portable base case of [`karatsuba`]: fixed-size schoolbook for the
@@ -178,7 +184,9 @@ pub(crate) fn modq_phi_n(r: &mut [u16]) {
 /// {0, 1, 2} → {0, 1, q − 1} (the centred lift of a trinary polynomial).
 pub(crate) fn z3_to_zq(r: &mut [u16], q: u16) {
     for c in r.iter_mut() {
-        *c |= (*c >> 1).wrapping_neg() & (q - 1);
+        // Value barrier: LLVM must not turn the mask into a branch.
+        let m = barrier_u32(u32::from(*c >> 1).wrapping_neg()) as u16;
+        *c |= m & (q - 1);
     }
 }
 

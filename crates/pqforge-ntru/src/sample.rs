@@ -66,9 +66,9 @@ pub(crate) fn fixed_type(r: &mut [u16], bytes: &[u8], weight: usize, keys: &mut 
 fn minmax(a: &mut i32, b: &mut i32) {
     let (x, y) = (*a, *b);
     // CT: all-ones iff y < x, from the sign of the 64-bit difference (as
-    // the McEliece sort's compare-exchange; a barrier here would cost a
-    // stack round trip per comparator).
-    let swap = ((i64::from(y) - i64::from(x)) >> 63) as i32;
+    // the McEliece sort's compare-exchange), behind a value barrier so that
+    // LLVM cannot turn the masked exchange into a branch.
+    let swap = barrier_u32(((i64::from(y) - i64::from(x)) >> 63) as u32) as i32;
     let t = (x ^ y) & swap;
     *a = x ^ t;
     *b = y ^ t;

@@ -116,6 +116,38 @@ fn typed<P: ParameterSet>(tag: u8) {
         P::INFO.name
     );
 
+    // A flipped bit in the h⁻¹ block (first, middle and last packed
+    // coefficient bits; the padding bits stay zero) is an invalid key, by
+    // the typed import, the key check, and the public-key derivation.
+    let hinv = 2 * P::TRINARY_BYTES;
+    let used_bits = (P::N - 1) * P::LOGQ as usize;
+    for bit in [0, used_bits / 2 + 3, used_bits - 1] {
+        let mut bad = dk.as_ref().to_vec();
+        bad[hinv + bit / 8] ^= 1 << (bit % 8);
+        assert!(
+            matches!(
+                DecapsKey::<P>::try_from(bad.as_slice()),
+                Err(Error::InvalidKey(_))
+            ),
+            "{}: h⁻¹ bit {bit} flipped, key accepted",
+            P::INFO.name
+        );
+        assert!(
+            pqforge_core::KemAlg::<P>::DYN.check_dk(&bad).is_err(),
+            "{}: h⁻¹ bit {bit}",
+            P::INFO.name
+        );
+        let mut derived = vec![0u8; P::ENCAPS_KEY_BYTES];
+        assert!(
+            matches!(
+                pqforge_core::KemAlg::<P>::DYN.encaps_key_from_dk(&bad, &mut derived),
+                Err(Error::InvalidKey(_))
+            ),
+            "{}: h⁻¹ bit {bit}: a public key was derived",
+            P::INFO.name
+        );
+    }
+
     // Non-canonical trinary bytes in the decapsulation key.
     for pos in [0, P::TRINARY_BYTES, P::TRINARY_BYTES - 1] {
         let mut bad = dk.as_ref().to_vec();

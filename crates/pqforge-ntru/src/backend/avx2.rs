@@ -13,6 +13,7 @@ use core::arch::x86_64::{
 };
 
 use pqforge_core::cpu::Avx2;
+use pqforge_core::ct;
 
 use crate::backend::Operation;
 use crate::kem::Backend;
@@ -93,6 +94,9 @@ fn base_fixed<const M: usize, const G: usize>(r: &mut [u16], a: &[u16], b: &[u16
         unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), *acc_t) };
     }
     r[..2 * M].copy_from_slice(&out[..2 * M]);
+    // Windows of a secret operand and partial products.
+    ct::wipe(&mut bz);
+    ct::wipe(&mut out);
 }
 
 /// `op` instantiated for this backend and compiled for AVX2.
