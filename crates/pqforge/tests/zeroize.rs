@@ -169,3 +169,42 @@ fn hash_states() {
     x.absorb(b"secret seed material");
     wiped_on_drop("Shake128", x);
 }
+
+#[test]
+fn frodokem() {
+    use pqforge::frodokem::*;
+    // Decapsulation keys of up to 43 KB, moved by value: room for them.
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(|| {
+            kem::<FrodoKem640Aes>();
+            kem::<FrodoKem976Shake>();
+            kem::<FrodoKem1344Aes>();
+            kem::<EFrodoKem640Shake>();
+        })
+        .expect("thread")
+        .join()
+        .expect("no panic");
+}
+
+#[test]
+fn ntru() {
+    use pqforge::ntru::*;
+    kem::<NtruHps2048509>();
+    kem::<NtruHps4096821>();
+    kem::<NtruHrss701>();
+    kem::<NtruHrss1373>();
+}
+
+#[test]
+fn ntruprime() {
+    use pqforge::ntruprime::*;
+    kem::<Sntrup653>();
+    kem::<Sntrup761>();
+    kem::<Sntrup1277>();
+}
+
+#[test]
+fn xwing() {
+    kem::<pqforge::xwing::XWing>();
+}
