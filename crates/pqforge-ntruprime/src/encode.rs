@@ -12,8 +12,8 @@
 //! the codec runs in place on one digit array, without recursion.
 //!
 //! Encoding uses only multiplications and shifts. Decoding divides by the
-//! public radices with [`Divisor`] (multiplications, no hardware division),
-//! so it is also constant-time; every byte string decodes (digits are
+//! public radices with [`Divisor`] (multiplications; the reciprocals by
+//! shift and subtract, no hardware division), so it is also constant-time; every byte string decodes (digits are
 //! reduced modulo their radix), and canonical strings are those that
 //! re-encode to themselves.
 
@@ -123,9 +123,12 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
             r[l.len - 1] = r[pairs];
         }
         let (b_ord, _) = shrink(l.m0 * l.m0);
+        // Two reciprocals per level (public radices), outside the loop.
         let d0 = Divisor::new(l.m0);
+        let dlast = Divisor::new(l.mlast);
         for k in (0..pairs).rev() {
-            let m1 = if 2 * k + 2 == l.len { l.mlast } else { l.m0 };
+            let last = 2 * k + 2 == l.len;
+            let (m1, d1) = if last { (l.mlast, dlast) } else { (l.m0, d0) };
             let (nb, _) = shrink(l.m0 * m1);
             let at = l.off + k * b_ord;
             let mut x = u32::from(r[k]);
@@ -134,7 +137,7 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
             }
             let (q, r0) = d0.divmod(x);
             // Only a non-canonical input can give a quotient ≥ m1.
-            let r1 = Divisor::new(m1).divmod(q).1;
+            let r1 = d1.divmod(q).1;
             r[2 * k] = r0 as u16;
             r[2 * k + 1] = r1 as u16;
         }
