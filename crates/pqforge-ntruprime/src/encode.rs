@@ -13,9 +13,9 @@
 //!
 //! Encoding uses only multiplications and shifts. Decoding divides by the
 //! public radices with [`Divisor`] (multiplications; the reciprocals by
-//! shift and subtract, no hardware division), so it is also constant-time; every byte string decodes (digits are
-//! reduced modulo their radix), and canonical strings are those that
-//! re-encode to themselves.
+//! shift and subtract, no hardware division), so it is also constant-time;
+//! every byte string decodes (digits are reduced modulo their radix), and
+//! canonical strings are those that re-encode to themselves.
 
 use crate::arith::Divisor;
 use crate::params::shrink;

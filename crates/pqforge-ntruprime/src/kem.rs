@@ -213,7 +213,6 @@ fn hide<P: ParameterSet, B: Backend>(
     // In decapsulation the confirmation comes from the decrypted r: secret
     // until the comparison.
     out.zeroize();
-    h.zeroize();
     c.zeroize();
 }
 
