@@ -147,11 +147,20 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
 /// Small_encode: coefficients in {-1, 0, 1} as 2-bit fields (value + 1),
 /// four a byte, the last byte holding the one remaining coefficient (p ≡ 1
 /// mod 4).
+///
+/// Indexes by shifts, not `chunks(4)`: at opt-level "z" the chunk count
+/// (`usize::div_ceil`) stays an out-of-line `udiv` on the Cortex-M4.
 pub(crate) fn small_encode(out: &mut [u8], f: &[i8]) {
-    for (o, c) in out.iter_mut().zip(f.chunks(4)) {
+    let n = f.len();
+    for (i, o) in out.iter_mut().enumerate() {
+        let base = i << 2;
+        if base >= n {
+            break;
+        }
+        let k = (n - base).min(4);
         let mut x = 0u8;
-        for (i, &v) in c.iter().enumerate() {
-            x |= ((v + 1) as u8) << (2 * i);
+        for (j, &v) in f[base..base + k].iter().enumerate() {
+            x |= ((v + 1) as u8) << (2 * j);
         }
         *o = x;
     }
@@ -161,12 +170,19 @@ pub(crate) fn small_encode(out: &mut [u8], f: &[i8]) {
 /// field 3 decodes to 2 and bits past the last coefficient are ignored, as
 /// in the reference. Returns 0 if the input was canonical (no field 3, no
 /// stray bits), else nonzero: computed without branches (secret keys).
+///
+/// Indexes by shifts, as [`small_encode`].
 pub(crate) fn small_decode(f: &mut [i8], s: &[u8]) -> u8 {
     let mut bad = 0u8;
-    for (c, &b) in f.chunks_mut(4).zip(s) {
-        let n = c.len();
-        for (i, v) in c.iter_mut().enumerate() {
-            let x = (b >> (2 * i)) & 3;
+    let len = f.len();
+    for (i, &b) in s.iter().enumerate() {
+        let base = i << 2;
+        if base >= len {
+            break;
+        }
+        let n = (len - base).min(4);
+        for (j, v) in f[base..base + n].iter_mut().enumerate() {
+            let x = (b >> (2 * j)) & 3;
             bad |= x & (x >> 1); // field 3
             *v = x as i8 - 1;
         }
