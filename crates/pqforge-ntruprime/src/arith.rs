@@ -1,6 +1,30 @@
 //! Constant-time scalar arithmetic: reduction modulo q and modulo 3, and a
-//! division by a public 14-bit divisor, all by multiplication (no hardware
-//! division touches a value that may be secret).
+//! division by a public 14-bit divisor, all by multiplication. No hardware
+//! division anywhere: the reciprocals of the public moduli and radices come
+//! from [`div_public`] (shift and subtract), so the division scans
+//! (`scripts/divscan.sh`, `cargo xtask m4 divscan`) find none in this crate.
+
+/// ⌊n / d⌋ for public `n` and `d` (1 ≤ d < 2^32) by binary long division
+/// (shift and subtract, no division instruction at any opt-level or on
+/// any target: LLVM keeps a `div` for `/` at opt-level "z", and the
+/// Cortex-M4 has `udiv`). Only for public values: the loop branches on
+/// the operands.
+#[inline]
+pub(crate) const fn div_public(n: u64, d: u64) -> u64 {
+    debug_assert!(d >= 1 && d < 1 << 32);
+    let mut q = 0u64;
+    let mut r = 0u64;
+    let mut i = 64;
+    while i > 0 {
+        i -= 1;
+        r = (r << 1) | ((n >> i) & 1);
+        if r >= d {
+            r -= d;
+            q |= 1 << i;
+        }
+    }
+    q
+}
 
 /// Reduction modulo a small public modulus m (3 or q), for inputs |x| <
 /// 2^26: centered results in [-(m-1)/2, (m-1)/2].
@@ -17,13 +41,14 @@ pub(crate) struct Modulus {
 impl Modulus {
     /// The reducer for `m` (odd, 3 ≤ m < 2^14).
     pub(crate) const fn new(m: i32) -> Self {
+        assert!(m >= 3 && m < 1 << 14 && m & 1 == 1);
         let mu = m as u32;
-        let half = (m - 1) / 2;
-        let k = (1 << 26) / m + 1;
+        let half = (m - 1) >> 1;
+        let k = div_public(1 << 26, mu as u64) as i32 + 1;
         Self {
             m: mu,
             half,
-            v: ((1u64 << 32) / mu as u64) as u32,
+            v: div_public(1 << 32, mu as u64) as u32,
             off: k * m + half,
         }
     }
@@ -63,12 +88,12 @@ impl ModQ {
     /// The reducer for `q`.
     pub(crate) const fn new(q: i32) -> Self {
         assert!(q > 1 << 11 && q < 1 << 13);
-        let half = (q - 1) / 2;
+        let half = (q - 1) >> 1;
         Self {
             q,
             half,
-            v: (1 << 27) / q,
-            off: ((1 << 26) / q + 1) * q + half,
+            v: div_public(1 << 27, q as u64) as i32,
+            off: (div_public(1 << 26, q as u64) as i32 + 1) * q + half,
         }
     }
 
@@ -93,11 +118,25 @@ impl ModQ {
 }
 
 /// `x mod 3` centered in {-1, 0, 1}, for x in [-2, 2] (the inversion mod 3).
+///
+/// `seven` must be 7, passed through a value barrier by the caller
+/// ([`shift7`], once per loop): the masks are arithmetic shifts by that
+/// opaque count, so LLVM cannot prove they are 0 or -1 and turn the masked
+/// corrections back into selects or branches. A barrier on each mask would
+/// do the same but costs a stack round trip per element on x86_64
+/// (`black_box`) and stops the loop from vectorizing; the opaque shift
+/// count is loop-invariant and vectorizes (a shift by a register count).
 #[inline(always)]
-pub(crate) fn f3_small(x: i8) -> i8 {
-    let above = (1i8.wrapping_sub(x)) >> 7; // -1 iff x > 1
-    let below = x.wrapping_add(1) >> 7; // -1 iff x < -1
+pub(crate) fn f3_small(x: i8, seven: u32) -> i8 {
+    let above = (1i8.wrapping_sub(x)).wrapping_shr(seven); // -1 iff x > 1
+    let below = x.wrapping_add(1).wrapping_shr(seven); // -1 iff x < -1
     x - (3 & above) + (3 & below)
+}
+
+/// The shift count 7 through a value barrier (see [`f3_small`]).
+#[inline(always)]
+pub(crate) fn shift7() -> u32 {
+    pqforge_core::ct::barrier_u32(7)
 }
 
 /// -1 if `x` is nonzero, else 0 (no branch).
@@ -122,14 +161,14 @@ pub(crate) struct Divisor {
 }
 
 impl Divisor {
-    /// The divisor `m` (public: the radix of a codec digit).
-    #[inline(always)]
-    pub(crate) fn new(m: u32) -> Self {
-        debug_assert!((1..16384).contains(&m));
-        // A public value divided by a public value.
+    /// The divisor `m` (public: the radix of a codec digit). The
+    /// reciprocal comes from [`div_public`], not from a hardware division.
+    #[inline]
+    pub(crate) const fn new(m: u32) -> Self {
+        debug_assert!(m >= 1 && m < 16384);
         Self {
             m,
-            v: u64::from((1u32 << 31) / m),
+            v: div_public(1 << 31, m as u64),
         }
     }
 
@@ -199,7 +238,30 @@ mod tests {
     #[test]
     fn f3_small_all() {
         for x in -2i8..=2 {
-            assert_eq!(i32::from(f3_small(x)), (i32::from(x) + 1).rem_euclid(3) - 1);
+            assert_eq!(
+                i32::from(f3_small(x, shift7())),
+                (i32::from(x) + 1).rem_euclid(3) - 1
+            );
+        }
+    }
+
+    #[test]
+    fn div_public_matches() {
+        for d in [
+            1u64,
+            2,
+            3,
+            7,
+            255,
+            256,
+            4591,
+            7879,
+            16383,
+            u64::from(u32::MAX),
+        ] {
+            for n in [0u64, 1, 1 << 26, 1 << 27, 1 << 31, 1 << 32, u64::MAX] {
+                assert_eq!(div_public(n, d), n / d, "n={n} d={d}");
+            }
         }
     }
 

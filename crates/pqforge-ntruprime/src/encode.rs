@@ -12,10 +12,10 @@
 //! the codec runs in place on one digit array, without recursion.
 //!
 //! Encoding uses only multiplications and shifts. Decoding divides by the
-//! public radices with [`Divisor`] (multiplications, no hardware division),
-//! so it is also constant-time; every byte string decodes (digits are
-//! reduced modulo their radix), and canonical strings are those that
-//! re-encode to themselves.
+//! public radices with [`Divisor`] (multiplications; the reciprocals by
+//! shift and subtract, no hardware division), so it is also constant-time;
+//! every byte string decodes (digits are reduced modulo their radix), and
+//! canonical strings are those that re-encode to themselves.
 
 use crate::arith::Divisor;
 use crate::params::shrink;
@@ -123,9 +123,12 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
             r[l.len - 1] = r[pairs];
         }
         let (b_ord, _) = shrink(l.m0 * l.m0);
+        // Two reciprocals per level (public radices), outside the loop.
         let d0 = Divisor::new(l.m0);
+        let dlast = Divisor::new(l.mlast);
         for k in (0..pairs).rev() {
-            let m1 = if 2 * k + 2 == l.len { l.mlast } else { l.m0 };
+            let last = 2 * k + 2 == l.len;
+            let (m1, d1) = if last { (l.mlast, dlast) } else { (l.m0, d0) };
             let (nb, _) = shrink(l.m0 * m1);
             let at = l.off + k * b_ord;
             let mut x = u32::from(r[k]);
@@ -134,7 +137,7 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
             }
             let (q, r0) = d0.divmod(x);
             // Only a non-canonical input can give a quotient ≥ m1.
-            let r1 = Divisor::new(m1).divmod(q).1;
+            let r1 = d1.divmod(q).1;
             r[2 * k] = r0 as u16;
             r[2 * k + 1] = r1 as u16;
         }
@@ -144,11 +147,20 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
 /// Small_encode: coefficients in {-1, 0, 1} as 2-bit fields (value + 1),
 /// four a byte, the last byte holding the one remaining coefficient (p ≡ 1
 /// mod 4).
+///
+/// Indexes by shifts, not `chunks(4)`: at opt-level "z" the chunk count
+/// (`usize::div_ceil`) stays an out-of-line `udiv` on the Cortex-M4.
 pub(crate) fn small_encode(out: &mut [u8], f: &[i8]) {
-    for (o, c) in out.iter_mut().zip(f.chunks(4)) {
+    let n = f.len();
+    for (i, o) in out.iter_mut().enumerate() {
+        let base = i << 2;
+        if base >= n {
+            break;
+        }
+        let k = (n - base).min(4);
         let mut x = 0u8;
-        for (i, &v) in c.iter().enumerate() {
-            x |= ((v + 1) as u8) << (2 * i);
+        for (j, &v) in f[base..base + k].iter().enumerate() {
+            x |= ((v + 1) as u8) << (2 * j);
         }
         *o = x;
     }
@@ -158,12 +170,19 @@ pub(crate) fn small_encode(out: &mut [u8], f: &[i8]) {
 /// field 3 decodes to 2 and bits past the last coefficient are ignored, as
 /// in the reference. Returns 0 if the input was canonical (no field 3, no
 /// stray bits), else nonzero: computed without branches (secret keys).
+///
+/// Indexes by shifts, as [`small_encode`].
 pub(crate) fn small_decode(f: &mut [i8], s: &[u8]) -> u8 {
     let mut bad = 0u8;
-    for (c, &b) in f.chunks_mut(4).zip(s) {
-        let n = c.len();
-        for (i, v) in c.iter_mut().enumerate() {
-            let x = (b >> (2 * i)) & 3;
+    let len = f.len();
+    for (i, &b) in s.iter().enumerate() {
+        let base = i << 2;
+        if base >= len {
+            break;
+        }
+        let n = (len - base).min(4);
+        for (j, v) in f[base..base + n].iter_mut().enumerate() {
+            let x = (b >> (2 * j)) & 3;
             bad |= x & (x >> 1); // field 3
             *v = x as i8 - 1;
         }

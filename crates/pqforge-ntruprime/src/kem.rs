@@ -210,6 +210,9 @@ fn hide<P: ParameterSet, B: Backend>(
     let mut out = [0u8; HASH_BYTES];
     hash_prefix(&mut out, 2, &[hr, cache]);
     confirm.copy_from_slice(&out);
+    // In decapsulation the confirmation comes from the decrypted r: secret
+    // until the comparison.
+    out.zeroize();
     c.zeroize();
 }
 
@@ -230,6 +233,8 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend, R: Randomness>(
     words.zeroize();
     let mut hr = [0u8; HASH_BYTES];
     hide::<P, B>(ct, &mut hr, r.as_ref(), pk, cache);
+    // The ciphertext is public (as ML-KEM declassifies c).
+    pqforge_core::ctgrind::declassify(ct);
     hash_prefix(ss, 1, &[&hr, ct]);
     hr.zeroize();
     r.zeroize();
@@ -254,7 +259,9 @@ fn decrypt<P: ParameterSet, B: Backend>(r: &mut [i8], c_bytes: &[u8], f: &[i8], 
     for &x in ev.as_ref() {
         weight += i32::from(x & 1);
     }
-    let mask = nonzero_mask(weight - P::W as i32) as i8;
+    // Through a value barrier: LLVM must not turn the masked selection
+    // below back into a branch on the (secret) weight test.
+    let mask = ct::barrier_u32(nonzero_mask(weight - P::W as i32) as u32) as i8;
     for (i, (o, &x)) in r.iter_mut().zip(ev.as_ref()).enumerate() {
         let x = x as i8;
         *o = if i < P::W {

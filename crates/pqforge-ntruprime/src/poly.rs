@@ -3,7 +3,7 @@
 //! inversions of the submission (a division-free extended gcd with 2p - 1
 //! iterations of masked updates, for any input).
 
-use crate::arith::{ModQ, Modulus, f3_small, negative_mask, nonzero_mask};
+use crate::arith::{ModQ, Modulus, f3_small, negative_mask, nonzero_mask, shift7};
 use pqforge_core::ct::barrier_u32;
 use zeroize::Zeroize;
 
@@ -146,7 +146,8 @@ pub(crate) fn fold_reduce(out: &mut [i16], prod: &mut [i32], md: Modulus) {
 
 /// The reducer modulo q of set `P`.
 pub(crate) const fn mod_q<P: ParameterSet>() -> Modulus {
-    Modulus::new(P::Q)
+    // Evaluated at compile time: no run-time reciprocal computation.
+    const { Modulus::new(P::Q) }
 }
 
 /// The reducer modulo 3.
@@ -213,8 +214,8 @@ impl Montgomery {
 #[inline(always)]
 pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     let p = P::P;
-    let md = ModQ::new(P::Q);
-    let mont = Montgomery::new(P::Q);
+    let md = const { ModQ::new(P::Q) };
+    let mont = const { Montgomery::new(P::Q) };
     let mut f = P::Fq1::zeroed();
     let mut g = P::Fq1::zeroed();
     let mut v = P::Fq1::zeroed();
@@ -291,6 +292,8 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         g[p - 1 - i] = s[i];
     }
     let mut delta: i32 = 1;
+    // The shift count of f3_small's masks, opaque to the optimiser.
+    let seven = shift7();
     for _ in 0..2 * p - 1 {
         v.copy_within(0..p, 1);
         v[0] = 0;
@@ -319,11 +322,11 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         let nz = barrier_u32(((sign | sign.wrapping_neg()) >> 7) as u32) as i8;
         let times = |x: i8| ((x ^ neg).wrapping_sub(neg)) & nz;
         for i in 0..p {
-            g[i] = f3_small(g[i + 1] + times(f[i + 1]));
+            g[i] = f3_small(g[i + 1] + times(f[i + 1]), seven);
         }
         g[p] = 0;
         for (ri, &vi) in r.iter_mut().zip(v.iter()) {
-            *ri = f3_small(*ri + times(vi));
+            *ri = f3_small(*ri + times(vi), seven);
         }
     }
     let sign = f[0];

@@ -19,6 +19,8 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
     for v in x.iter_mut() {
         *v ^= 0x8000_0000;
     }
+    // The sign-spreading shift count of `minmax`, opaque to the optimiser.
+    let sh = pqforge_core::ct::barrier_u32(31);
     let n = x.len();
     let mut size = 2;
     while size / 2 < n {
@@ -28,7 +30,7 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
             if blk.len() > half {
                 let (lo, hi) = blk.split_at_mut(half);
                 for (a, b) in lo.iter_mut().rev().zip(hi.iter_mut()) {
-                    (*a, *b) = minmax(*a, *b);
+                    (*a, *b) = minmax(*a, *b, sh);
                 }
             }
         }
@@ -39,7 +41,7 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
                 if blk.len() > d {
                     let (lo, hi) = blk.split_at_mut(d);
                     for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                        (*a, *b) = minmax(*a, *b);
+                        (*a, *b) = minmax(*a, *b, sh);
                     }
                 }
             }
@@ -56,13 +58,19 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
 /// caller), without a branch: c = b - a, corrected to b's sign where the
 /// subtraction overflowed (a and b of different signs), is negative iff
 /// b < a; its sign spreads into the swap mask.
+///
+/// `sh` must be 31 through a value barrier (hoisted by the caller): the
+/// mask is a shift by that opaque count, so LLVM cannot prove it is 0 or -1
+/// and turn the exchange into a select or branch, while the loop still
+/// vectorizes (a barrier per mask would not: `black_box` on x86_64 is a
+/// stack round trip).
 #[inline(always)]
-fn minmax(a: u32, b: u32) -> (u32, u32) {
+fn minmax(a: u32, b: u32, sh: u32) -> (u32, u32) {
     let (a, b) = (a as i32, b as i32);
     let ab = a ^ b;
     let mut c = b.wrapping_sub(a);
     c ^= ab & (c ^ b);
-    let t = (c >> 31) & ab;
+    let t = c.wrapping_shr(sh) & ab;
     ((a ^ t) as u32, (b ^ t) as u32)
 }
 

@@ -172,6 +172,10 @@ pub fn check_sk<P: ParameterSet>(b: Backend, sk: &P::DkBytes) -> Option<u8> {
 /// The product kernel of set `P` on backend `b`: `out = a · s` in R/m
 /// (m = 3 or P's q), |a_i| < 4000, s small, p coefficients each.
 ///
+/// `None` if the backend is not available, or if `m` is neither 3 nor P's
+/// q (the only moduli the kernel is used with; any other `m`, 0 included,
+/// is refused rather than panicking).
+///
 /// # Panics
 /// If a length is not p.
 pub fn mul_small<P: ParameterSet>(
@@ -182,10 +186,15 @@ pub fn mul_small<P: ParameterSet>(
     s: &[i8],
 ) -> Option<()> {
     assert!(out.len() == P::P && a.len() == P::P && s.len() == P::P);
+    let m = match m {
+        3 => crate::poly::MOD3,
+        _ if m == P::Q => crate::poly::mod_q::<P>(),
+        _ => return None,
+    };
     run_on(
         b,
         MulSmall::<P> {
-            m: crate::arith::Modulus::new(m),
+            m,
             out,
             a,
             s,

@@ -76,6 +76,28 @@ fn product_kernel_all_sets() {
     product_kernel::<Sntrup1277>(6);
 }
 
+/// The product kernel refuses a modulus other than 3 and q (0 included:
+/// no division by zero) instead of panicking.
+#[test]
+fn product_kernel_refuses_other_moduli() {
+    let n = Sntrup761::P;
+    let (a, s) = (vec![0i16; n], vec![0i8; n]);
+    let mut out = vec![0i16; n];
+    for m in [0, 1, -3, 2, 4, 5, 4590, 4621, i32::MIN, i32::MAX] {
+        assert_eq!(
+            testing::mul_small::<Sntrup761>(Backend::Portable, m, &mut out, &a, &s),
+            None,
+            "m={m}"
+        );
+    }
+    for m in [3, Sntrup761::Q] {
+        assert_eq!(
+            testing::mul_small::<Sntrup761>(Backend::Portable, m, &mut out, &a, &s),
+            Some(())
+        );
+    }
+}
+
 fn operations<P: ParameterSet>(tag: u64) {
     let mut rng = TestRng::new(tag);
     for _ in 0..3 {
