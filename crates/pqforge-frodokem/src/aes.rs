@@ -222,9 +222,9 @@ fn transpose_bytes(w: &[u64; 8]) -> [u64; 8] {
 #[inline(always)]
 fn bitslice(bytes: &[u8; 64]) -> [u64; 8] {
     let mut w = [0u64; 8];
-    for (x, c) in w.iter_mut().zip(bytes.chunks_exact(8)) {
+    for (i, x) in w.iter_mut().enumerate() {
         let mut b = [0u8; 8];
-        b.copy_from_slice(c);
+        b.copy_from_slice(&bytes[8 * i..8 * i + 8]);
         *x = transpose8(u64::from_le_bytes(b));
     }
     transpose_bytes(&w)
@@ -235,8 +235,8 @@ fn bitslice(bytes: &[u8; 64]) -> [u64; 8] {
 fn unbitslice(planes: &[u64; 8]) -> [u8; 64] {
     let w = transpose_bytes(planes);
     let mut bytes = [0u8; 64];
-    for (c, x) in bytes.chunks_exact_mut(8).zip(w) {
-        c.copy_from_slice(&transpose8(x).to_le_bytes());
+    for (i, x) in w.into_iter().enumerate() {
+        bytes[8 * i..8 * i + 8].copy_from_slice(&transpose8(x).to_le_bytes());
     }
     bytes
 }
@@ -277,8 +277,8 @@ impl AesKey {
                 bytes[r][4 * c..4 * c + 4].copy_from_slice(&w[4 * r + c]);
             }
             let mut rep = [0u8; 64];
-            for blk in rep.chunks_exact_mut(16) {
-                blk.copy_from_slice(&bytes[r]);
+            for b in 0..4 {
+                rep[16 * b..16 * b + 16].copy_from_slice(&bytes[r]);
             }
             sliced[r] = bitslice(&rep);
         }
@@ -318,9 +318,16 @@ pub(crate) fn rows_soft<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16
     let (mut row, mut col) = (r0, 0usize);
     // Four blocks (32 entries) at a time; n is a multiple of 8, and a row
     // count of 4 makes out.len() / 8 a multiple of 4.
-    for chunk in out.chunks_exact_mut(32) {
+    // Indexed loops, not `chunks_exact`: at opt-level "z" its length is an
+    // out-of-line `udiv` (public operands, but the M4 division scan must
+    // stay clean; see crates/xtask/src/divscan.rs).
+    let mut start = 0;
+    while start + 32 <= out.len() {
+        let chunk = &mut out[start..start + 32];
+        start += 32;
         buf.fill(0);
-        for blk in buf.chunks_exact_mut(16) {
+        for b in 0..4 {
+            let blk = &mut buf[16 * b..16 * b + 16];
             blk[..2].copy_from_slice(&(row as u16).to_le_bytes());
             blk[2..4].copy_from_slice(&(col as u16).to_le_bytes());
             col += 8;
@@ -330,8 +337,8 @@ pub(crate) fn rows_soft<P: ParameterSet>(key: &AesKey, r0: usize, out: &mut [u16
             }
         }
         key.encrypt4(&mut buf);
-        for (o, b) in chunk.iter_mut().zip(buf.chunks_exact(2)) {
-            *o = u16::from_le_bytes([b[0], b[1]]);
+        for (i, o) in chunk.iter_mut().enumerate() {
+            *o = u16::from_le_bytes([buf[2 * i], buf[2 * i + 1]]);
         }
     }
 }

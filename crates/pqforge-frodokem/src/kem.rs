@@ -117,8 +117,8 @@ pub(crate) fn rows_shake_scalar<P: ParameterSet>(
             let take = core::cmp::min(84, n - off);
             x.squeeze_block(&mut blk[..2 * take]);
             let dst = &mut out[start + off..start + off + take];
-            for (o, b) in dst.iter_mut().zip(blk.chunks_exact(2)) {
-                *o = u16::from_le_bytes([b[0], b[1]]);
+            for (i, o) in dst.iter_mut().enumerate() {
+                *o = u16::from_le_bytes([blk[2 * i], blk[2 * i + 1]]);
             }
             off += take;
         }
@@ -192,7 +192,8 @@ pub(crate) fn keygen_frame<P: ParameterSet, B: Backend>(
     let mut e = [0u16; 32];
     for r0 in (0..n).step_by(B::ROWS) {
         rows::<P, B>(&a, r0, rows_buf.as_mut());
-        for (h, four) in rows_buf.as_ref().chunks_exact(4 * n).enumerate() {
+        for h in 0..B::ROWS / 4 {
+            let four = &rows_buf.as_ref()[4 * n * h..4 * n * (h + 1)];
             B::mul_as::<P>(four, st.as_ref(), &mut out);
             xof.sample::<P>(&mut e);
             for (o, x) in out.iter_mut().zip(&e) {
@@ -208,8 +209,8 @@ pub(crate) fn keygen_frame<P: ParameterSet, B: Backend>(
             }
         }
     }
-    for (o, x) in sk_st.chunks_exact_mut(2).zip(st.as_ref()) {
-        o.copy_from_slice(&x.to_le_bytes());
+    for (i, x) in st.as_ref().iter().enumerate() {
+        sk_st[2 * i..2 * i + 2].copy_from_slice(&x.to_le_bytes());
     }
     st.as_mut().zeroize();
     e.zeroize();
@@ -238,13 +239,14 @@ pub(crate) fn encrypt_frame<P: ParameterSet, B: Backend, S: Sink>(
     debug_assert_eq!(rows_buf.as_ref().len(), B::ROWS * n);
     for r0 in (0..n).step_by(B::ROWS) {
         rows::<P, B>(&a, r0, rows_buf.as_mut());
-        for (h, four) in rows_buf.as_ref().chunks_exact(4 * n).enumerate() {
+        for h in 0..B::ROWS / 4 {
+            let four = &rows_buf.as_ref()[4 * n * h..4 * n * (h + 1)];
             B::mul_sa::<P>(four, sp.as_ref(), r0 + 4 * h, acc.as_mut());
         }
     }
     let mut packed = [0u8; 16];
-    for (g, v) in acc.as_ref().chunks_exact(8).enumerate() {
-        pack8(v, logq, &mut packed);
+    for g in 0..acc.as_ref().len() / 8 {
+        pack8(&acc.as_ref()[8 * g..8 * g + 8], logq, &mut packed);
         sink.put(g * logq, &packed[..logq]);
     }
     acc.as_mut().zeroize();
@@ -268,8 +270,8 @@ pub(crate) fn encrypt_frame<P: ParameterSet, B: Backend, S: Sink>(
     for (x, y) in v.iter_mut().zip(&m) {
         *x = x.wrapping_add(*y);
     }
-    for (g, c) in v.chunks_exact(8).enumerate() {
-        pack8(c, logq, &mut packed);
+    for g in 0..8 {
+        pack8(&v[8 * g..8 * g + 8], logq, &mut packed);
         sink.put(P::MAT_BYTES + g * logq, &packed[..logq]);
     }
     sp.as_mut().zeroize();
@@ -285,16 +287,20 @@ pub(crate) fn decrypt_frame<P: ParameterSet, B: Backend>(sk_st: &[u8], c: &[u8],
     let n = P::N;
     let logq = P::LOGQ;
     let mut st = P::Mat::zeroed();
-    for (x, b) in st.as_mut().iter_mut().zip(sk_st.chunks_exact(2)) {
-        *x = u16::from_le_bytes([b[0], b[1]]);
+    for (i, x) in st.as_mut().iter_mut().enumerate() {
+        *x = u16::from_le_bytes([sk_st[2 * i], sk_st[2 * i + 1]]);
     }
     // Bp is n̄ × n: rows 0..4 and 4..8 in two rounds of mul_as.
     let mut bp = P::Rows::zeroed();
     let mut w = [0u16; 64];
     for half in 0..2 {
         let rows_bytes = &c[half * 4 * n * logq / 8..];
-        for (g, v) in bp.as_mut().chunks_exact_mut(8).enumerate() {
-            unpack8(&rows_bytes[g * logq..], logq, v);
+        for g in 0..bp.as_ref().len() / 8 {
+            unpack8(
+                &rows_bytes[g * logq..],
+                logq,
+                &mut bp.as_mut()[8 * g..8 * g + 8],
+            );
         }
         let mut out = [0u16; 32];
         B::mul_as::<P>(bp.as_ref(), st.as_ref(), &mut out);
@@ -302,8 +308,12 @@ pub(crate) fn decrypt_frame<P: ParameterSet, B: Backend>(sk_st: &[u8], c: &[u8],
         out.zeroize();
     }
     let mut cm = [0u16; 64];
-    for (g, v) in cm.chunks_exact_mut(8).enumerate() {
-        unpack8(&c[P::MAT_BYTES + g * logq..], logq, v);
+    for g in 0..8 {
+        unpack8(
+            &c[P::MAT_BYTES + g * logq..],
+            logq,
+            &mut cm[8 * g..8 * g + 8],
+        );
     }
     for (x, y) in w.iter_mut().zip(&cm) {
         *x = y.wrapping_sub(*x);
@@ -386,8 +396,8 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut
 pub(crate) fn check_st<P: ParameterSet>(sk_st: &[u8]) -> u32 {
     let bound = (P::CDF.len() - 1) as u32;
     let mut bad = 0u32;
-    for b in sk_st.chunks_exact(2) {
-        let x = u16::from_le_bytes([b[0], b[1]]);
+    for i in 0..sk_st.len() / 2 {
+        let x = u16::from_le_bytes([sk_st[2 * i], sk_st[2 * i + 1]]);
         // CT: |x| as a signed 16-bit value, computed branch-free; the bound
         // check is a borrow mask, ORed over all entries.
         let v = i32::from(x as i16);

@@ -68,8 +68,8 @@ impl SampleStream {
             }
             let take = core::cmp::min((self.rate - self.pos) / 2, out.len() - off);
             let src = &self.buf[self.pos..self.pos + 2 * take];
-            for (o, b) in out[off..off + take].iter_mut().zip(src.chunks_exact(2)) {
-                *o = u16::from_le_bytes([b[0], b[1]]);
+            for (i, o) in out[off..off + take].iter_mut().enumerate() {
+                *o = u16::from_le_bytes([src[2 * i], src[2 * i + 1]]);
             }
             self.pos += 2 * take;
             off += take;
@@ -129,8 +129,8 @@ pub(crate) fn pack8(v: &[u16], logq: usize, out: &mut [u8]) {
 #[inline]
 pub(crate) fn unpack8(b: &[u8], logq: usize, v: &mut [u16]) {
     if logq == 16 {
-        for (x, i) in v.iter_mut().zip(b.chunks_exact(2)) {
-            *x = u16::from_be_bytes([i[0], i[1]]);
+        for (k, x) in v[..8].iter_mut().enumerate() {
+            *x = u16::from_be_bytes([b[2 * k], b[2 * k + 1]]);
         }
     } else {
         let mut bytes = [0u8; 16];
@@ -148,12 +148,12 @@ pub(crate) fn unpack8(b: &[u8], logq: usize, v: &mut [u16]) {
 pub(crate) fn encode<P: ParameterSet>(mu: &[u8], out: &mut [u16; 64]) {
     let b = P::EXTRACTED_BITS;
     let mask = (1u64 << b) - 1;
-    for (w, chunk) in out.chunks_exact_mut(8).enumerate() {
+    for w in 0..8 {
         let mut t = 0u64;
         for j in 0..b {
             t |= u64::from(mu[w * b + j]) << (8 * j);
         }
-        for o in chunk {
+        for o in &mut out[8 * w..8 * w + 8] {
             *o = ((t & mask) << (P::LOGQ - b)) as u16;
             t >>= b;
         }
@@ -167,9 +167,9 @@ pub(crate) fn decode<P: ParameterSet>(m: &[u16; 64], mu: &mut [u8]) {
     let maskq = ((1u32 << P::LOGQ) - 1) as u16;
     let maskb = (1u16 << b) - 1;
     let shift = P::LOGQ - b;
-    for (w, chunk) in m.chunks_exact(8).enumerate() {
+    for w in 0..8 {
         let mut t = 0u64;
-        for (j, &x) in chunk.iter().enumerate() {
+        for (j, &x) in m[8 * w..8 * w + 8].iter().enumerate() {
             // CT: rounding by addition and shift; no division, no branch.
             let r = ((u32::from(x & maskq) + (1 << (shift - 1))) >> shift) as u16 & maskb;
             t |= u64::from(r) << (b * j);
@@ -193,12 +193,10 @@ pub(crate) fn mul_as<P: ParameterSet>(a: &[u16], st: &[u16], out: &mut [u16; 32]
             let s0 = &st[k * n..(k + 1) * n];
             let s1 = &st[(k + 1) * n..(k + 2) * n];
             let mut acc = [[0u16; 16]; 4];
-            for (((x0, x1), y0), y1) in a0
-                .chunks_exact(16)
-                .zip(a1.chunks_exact(16))
-                .zip(s0.chunks_exact(16))
-                .zip(s1.chunks_exact(16))
-            {
+            // n / 16 is a constant shift (n is a multiple of 16).
+            for c in 0..n / 16 {
+                let (x0, x1) = (&a0[16 * c..16 * c + 16], &a1[16 * c..16 * c + 16]);
+                let (y0, y1) = (&s0[16 * c..16 * c + 16], &s1[16 * c..16 * c + 16]);
                 for l in 0..16 {
                     acc[0][l] = acc[0][l].wrapping_add(x0[l].wrapping_mul(y0[l]));
                     acc[1][l] = acc[1][l].wrapping_add(x0[l].wrapping_mul(y1[l]));
