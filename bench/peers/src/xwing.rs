@@ -1,5 +1,6 @@
 //! X-Wing: pqforge vs RustCrypto `x-wing` (on RustCrypto `ml-kem` and
-//! `x25519-dalek` 3), and the sum of X-Wing's parts on pqforge's ML-KEM-768
+//! `x25519-dalek` 3), vs libcrux (`libcrux-kem`, on `libcrux-ml-kem` with
+//! its run-time AVX2 selection and HACL* X25519), and the sum of X-Wing's parts on pqforge's ML-KEM-768
 //! and `x25519-dalek` (ML-KEM-768 plus one X25519 fixed-base
 //! multiplication to generate a key, plus a fixed-base and a variable-base
 //! one to encapsulate, plus a variable-base one to decapsulate): the
@@ -7,8 +8,8 @@
 //!
 //! pqforge's typed decapsulation key is prepared once (the seed expanded:
 //! an ML-KEM-768 key generation and an X25519 fixed-base multiplication);
-//! RustCrypto's `DecapsulationKey` re-expands the seed in every
-//! `decapsulate`. pqforge's one-shot dynamic `decaps` (bytes in) expands
+//! RustCrypto's `DecapsulationKey` and libcrux's `PrivateKey` (the 32-byte
+//! seed) re-expand the seed in every decapsulation. pqforge's one-shot dynamic `decaps` (bytes in) expands
 //! too; that row is printed as well. The implementations are first checked
 //! to agree: one seed gives the same keys, one randomness the same
 //! ciphertext and secret.
@@ -55,6 +56,46 @@ fn rustcrypto() -> Impl {
                 "decaps",
                 Box::new(move || {
                     black_box(dk.decapsulate(&ct));
+                }),
+            ),
+        ],
+    }
+}
+
+/// libcrux-kem's X-Wing (draft 06): keys from a 32-byte seed, encapsulation
+/// from 64 bytes of randomness (ML-KEM's m, then the X25519 ephemeral
+/// scalar), as the draft.
+fn libcrux() -> Impl {
+    use libcrux_kem::{Algorithm, key_gen_derand};
+    let mut r = rng();
+    let mut seed = [0u8; 32];
+    r.fill_bytes(&mut seed);
+    let (sk, pk) = key_gen_derand(Algorithm::XWingKemDraft06, &seed).expect("libcrux keygen");
+    let (_, ct) = pk.encapsulate_derand(&[5u8; 64]).expect("libcrux encaps");
+    let (mut r1, mut r2) = (rng(), rng());
+    Impl {
+        name: "x-wing (libcrux-kem)",
+        ops: vec![
+            (
+                "keygen",
+                Box::new(move || {
+                    let mut s = [0u8; 32];
+                    r1.fill_bytes(&mut s);
+                    black_box(key_gen_derand(Algorithm::XWingKemDraft06, &s).ok());
+                }),
+            ),
+            (
+                "encaps",
+                Box::new(move || {
+                    let mut m = [0u8; 64];
+                    r2.fill_bytes(&mut m);
+                    black_box(pk.encapsulate_derand(&m).ok());
+                }),
+            ),
+            (
+                "decaps",
+                Box::new(move || {
+                    black_box(ct.decapsulate(&sk).ok());
                 }),
             ),
         ],
@@ -162,7 +203,33 @@ fn cross_check() {
         &rdk.decapsulate(&rct)[..],
         &XWing::decaps(&dk, &ct).as_bytes()[..]
     );
-    eprintln!("x-wing: cross-check ok: same keys, ciphertext and secret as RustCrypto x-wing");
+    let (lsk, lpk) = libcrux_kem::key_gen_derand(libcrux_kem::Algorithm::XWingKemDraft06, &seed)
+        .expect("libcrux keygen");
+    assert_eq!(
+        lpk.encode(),
+        &ek.as_bytes()[..],
+        "x-wing: libcrux public key differs"
+    );
+    let (lss, lct) = lpk.encapsulate_derand(&eseed).expect("libcrux encaps");
+    assert_eq!(
+        lct.encode(),
+        &ct.as_bytes()[..],
+        "x-wing: libcrux ciphertext differs"
+    );
+    assert_eq!(
+        lss.encode(),
+        &ss.as_bytes()[..],
+        "x-wing: libcrux secret differs"
+    );
+    let lss2 = lct.decapsulate(&lsk).expect("libcrux decaps");
+    assert_eq!(
+        lss2.encode(),
+        &ss.as_bytes()[..],
+        "x-wing: libcrux decapsulated secret differs"
+    );
+    eprintln!(
+        "x-wing: cross-check ok: same keys, ciphertext and secret as RustCrypto x-wing and libcrux-kem"
+    );
 }
 
 /// Runs the X-Wing comparison.
@@ -174,6 +241,7 @@ pub fn run(opts: &Opts) {
             vec![
                 pqforge_typed::<XWing>(),
                 rustcrypto(),
+                libcrux(),
                 pqforge_dynamic(),
                 parts(),
             ],
