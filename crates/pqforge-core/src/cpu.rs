@@ -425,6 +425,200 @@ macro_rules! __x86_simd_each {
     };
 }
 
+/// THE dispatch of a scheme crate, written once: one CPU check per public
+/// call. Generates, in the calling module:
+///
+/// * `trait Operation` (`pub(crate)`): one public operation, written once,
+///   generic over the kernels trait `B` it runs on (`fn run<B>(self)`);
+/// * `fn run(op)` (`pub(crate)`): runs `op` on the last listed SIMD
+///   backend whose `detect` expression gives `Some(token)` (list them from
+///   the slowest to the fastest), else on the portable one — out of line when SIMD
+///   backends are compiled in, so that the portable path's locals stay out
+///   of the frame that lives under the SIMD entries;
+/// * `enum Which` (`pub`): the backends by name (`Portable` first, then the
+///   listed ones in order) with `ALL` (an array), `name()`, `is_available()` and
+///   `selected()`, for differential tests and benchmarks;
+/// * `fn run_on(which, op)` (`pub(crate)`): `op` on one given backend, if it
+///   is compiled in and this CPU supports it.
+///
+/// Each SIMD backend names its `detect` expression (an `Option` of the
+/// `cpu` tokens that prove its features) and how to run an operation with
+/// those tokens; both only compile where [`x86_simd!`] does. The kernels
+/// trait must have `const NAME: &'static str`.
+///
+/// ```
+/// mod backend {
+///     pub(crate) trait Kernels {
+///         const NAME: &'static str;
+///         fn double(x: u32) -> u32 {
+///             2 * x
+///         }
+///     }
+///     pub(crate) struct Portable;
+///     impl Kernels for Portable {
+///         const NAME: &'static str = "portable";
+///     }
+///     pqforge_core::x86_simd! {
+///         mod avx2 {
+///             pub(crate) struct Avx2Kernels;
+///             impl super::Kernels for Avx2Kernels {
+///                 const NAME: &'static str = "avx2";
+///             }
+///             pub(crate) fn run<O: super::Operation>(
+///                 _token: pqforge_core::cpu::Avx2,
+///                 op: O,
+///             ) -> O::Output {
+///                 op.run::<Avx2Kernels>()
+///             }
+///         }
+///     }
+///     pqforge_core::backend_dispatch! {
+///         kernels: Kernels;
+///         portable: Portable;
+///         /// x86_64 AVX2.
+///         Avx2 = "avx2",
+///             detect: pqforge_core::cpu::Avx2::detect(),
+///             run: |token, op| avx2::run(token, op);
+///     }
+///
+///     pub(crate) struct Double(pub u32);
+///     impl Operation for Double {
+///         type Output = u32;
+///         fn run<B: Kernels>(self) -> u32 {
+///             B::double(self.0)
+///         }
+///     }
+/// }
+/// assert_eq!(backend::run(backend::Double(21)), 42);
+/// assert_eq!(backend::Which::ALL[0].name(), "portable");
+/// assert_eq!(backend::run_on(backend::Which::Portable, backend::Double(1)), Some(2));
+/// ```
+#[macro_export]
+macro_rules! backend_dispatch {
+    (
+        kernels: $kernels:path;
+        portable: $portable:ty;
+        $(
+            $(#[$vdoc:meta])*
+            $variant:ident = $name:literal,
+                detect: $detect:expr,
+                run: |$tok:pat_param, $op:ident| $call:expr;
+        )*
+    ) => {
+        /// One public operation, written once, generic over the backend it
+        /// runs on.
+        pub(crate) trait Operation {
+            /// What the operation returns.
+            type Output;
+
+            /// Runs the operation on backend `B`.
+            fn run<B: $kernels>(self) -> Self::Output;
+        }
+
+        /// Runs `op` on the fastest backend this CPU supports: the one CPU
+        /// check of a public call.
+        pub(crate) fn run<O: Operation>(op: O) -> O::Output {
+            $crate::x86_simd! {{
+                $crate::backend_dispatch!(@try op; $( ($tok, $op, $detect, $call) )*);
+            }}
+            if $crate::cpu::X86_SIMD {
+                // This frame stays live under the SIMD entries above: keep
+                // the portable path's locals out of it.
+                run_portable(op)
+            } else {
+                op.run::<$portable>()
+            }
+        }
+
+        /// `op` on the portable backend, out of line (see [`run`]).
+        #[inline(never)]
+        fn run_portable<O: Operation>(op: O) -> O::Output {
+            op.run::<$portable>()
+        }
+
+        /// A backend, by name (differential tests and benchmarks).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Which {
+            /// The portable reference, every target.
+            Portable,
+            $( $(#[$vdoc])* $variant, )*
+        }
+
+        impl Which {
+            /// Every backend this crate knows, from the slowest to the
+            /// fastest (the dispatch picks the last available one).
+            pub const ALL: [Which; [Which::Portable $(, Which::$variant)*].len()] =
+                [Which::Portable $(, Which::$variant)*];
+
+            /// The backend's name (`portable`, ...), as its kernels report it.
+            #[must_use]
+            pub fn name(self) -> &'static str {
+                match self {
+                    Which::Portable => "portable",
+                    $( Which::$variant => $name, )*
+                }
+            }
+
+            /// Whether the backend is compiled in and this CPU supports it.
+            #[must_use]
+            pub fn is_available(self) -> bool {
+                run_on(self, Name).is_some()
+            }
+
+            /// The backend the dispatch picks on this CPU (the one the
+            /// public API runs on).
+            #[must_use]
+            pub fn selected() -> Which {
+                let name = run(Name);
+                Which::ALL
+                    .into_iter()
+                    .find(|w| w.name() == name)
+                    .unwrap_or(Which::Portable)
+            }
+        }
+
+        /// The name of the backend an operation runs on.
+        struct Name;
+
+        impl Operation for Name {
+            type Output = &'static str;
+
+            fn run<B: $kernels>(self) -> &'static str {
+                B::NAME
+            }
+        }
+
+        /// Runs `op` on backend `which`, if it is compiled in and this CPU
+        /// supports it (differential tests and benchmarks).
+        #[allow(dead_code, reason = "used by the tests and benchmarks of some crates only")]
+        pub(crate) fn run_on<O: Operation>(which: Which, op: O) -> Option<O::Output> {
+            if which == Which::Portable {
+                return Some(op.run::<$portable>());
+            }
+            $crate::x86_simd! {{
+                $(
+                    if which == Which::$variant {
+                        return ($detect).map(|$tok| {
+                            let $op = op;
+                            $call
+                        });
+                    }
+                )*
+            }}
+            None
+        }
+    };
+    // The `if let` of each listed backend, the last listed (fastest) first.
+    (@try $o:ident; ) => {};
+    (@try $o:ident; ($tok:pat_param, $op:ident, $detect:expr, $call:expr) $($rest:tt)*) => {
+        $crate::backend_dispatch!(@try $o; $($rest)*);
+        if let Some($tok) = $detect {
+            let $op = $o;
+            return $call;
+        }
+    };
+}
+
 /// Whether the x86_64 SIMD backends are compiled in (see [`x86_simd!`]).
 pub const X86_SIMD: bool = cfg!(all(
     target_arch = "x86_64",
