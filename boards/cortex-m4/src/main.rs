@@ -245,6 +245,17 @@ fn ops(info: &AlgInfo) -> [&'static str; 3] {
     }
 }
 
+/// The operations [`measure`] reports: [`ops`], then `dk-check` for a KEM
+/// (empty for a signature scheme: not measured).
+fn measured_ops(info: &AlgInfo) -> [&'static str; 4] {
+    let [a, b, c] = ops(info);
+    let d = match info.kind {
+        pqforge::Kind::Kem => "dk-check",
+        pqforge::Kind::Sig => "",
+    };
+    [a, b, c, d]
+}
+
 /// Splits `n` bytes off the front of `buf`.
 fn take<'a>(buf: &mut &'a mut [u8], n: usize) -> &'a mut [u8] {
     let (head, tail) = core::mem::take(buf).split_at_mut(n);
@@ -265,11 +276,14 @@ fn measured(stack: bool, f: impl FnOnce() -> bool) -> (bool, u64) {
 
 /// Speed (`stack == false`: `cfg.runs` runs under the instruction counter)
 /// or stack (`stack == true`: one run under stack painting) of the three
-/// operations of one algorithm. Returns false if an operation failed.
+/// operations of one algorithm, and for a KEM also of `check_dk` (op
+/// `dk-check`: the key checks that the one-shot `decaps` runs before
+/// decapsulating and that a key prepared once skips). Returns false if an
+/// operation failed.
 fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool {
     let info = scheme.info();
     let runs = if stack { 1 } else { cfg.runs };
-    let mut t = [[0u64; MAX_RUNS]; 3];
+    let mut t = [[0u64; MAX_RUNS]; 4];
     let mut buf = arena;
     let pk = take(&mut buf, info.pk_bytes);
     let sk = take(&mut buf, info.sk_bytes);
@@ -279,7 +293,8 @@ fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool 
         // A fresh deterministic generator per run: run r sees the same
         // randomness in every build, so counts are comparable across builds.
         let mut rng = BenchRng::new(r as u64);
-        let mut res = [(false, 0u64); 3];
+        // A signature scheme has no fourth operation: its slot stays ok.
+        let mut res = [(false, 0u64), (false, 0), (false, 0), (true, 0)];
         match scheme {
             Scheme::Kem(k) => {
                 let k = black_box(k);
@@ -289,6 +304,7 @@ fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool 
                 res[1] = measured(stack, || k.encaps(&mut rng, pk, ct, ss).is_ok());
                 res[2] = measured(stack, || k.decaps(sk, ct, ss2).is_ok());
                 res[2].0 &= ss == ss2;
+                res[3] = measured(stack, || k.check_dk(sk).is_ok());
             }
             Scheme::Sig(g) => {
                 let g = black_box(g);
@@ -308,13 +324,21 @@ fn measure(scheme: Scheme, cfg: &Config, arena: &mut [u8], stack: bool) -> bool 
         }
         for (i, (ok, m)) in res.into_iter().enumerate() {
             if !ok {
-                hprintln!("error {} {} failed in run {}", info.name, ops(info)[i], r);
+                hprintln!(
+                    "error {} {} failed in run {}",
+                    info.name,
+                    measured_ops(info)[i],
+                    r
+                );
                 return false;
             }
             t[i][r] = m;
         }
     }
-    for (i, op) in ops(info).into_iter().enumerate() {
+    for (i, op) in measured_ops(info).into_iter().enumerate() {
+        if op.is_empty() {
+            continue;
+        }
         if stack {
             hprintln!("stack {} {} {}", info.name, op, t[i][0]);
         } else {

@@ -454,6 +454,23 @@ impl AlgResult {
         }
     }
 
+    /// [`AlgResult::ops`], then `dk-check` when the firmware measured it (a
+    /// KEM's `check_dk`: the key checks the one-shot `decaps` includes):
+    /// the rows of `report.md` and `report.json`.
+    pub(crate) fn table_ops(&self) -> Vec<&'static str> {
+        let mut v = self.ops().to_vec();
+        if self
+            .speed
+            .iter()
+            .chain(&self.speed_s)
+            .any(|s| s.op == "dk-check")
+            || self.stack.iter().any(|(op, _)| op == "dk-check")
+        {
+            v.push("dk-check");
+        }
+        v
+    }
+
     /// Firmware and host digests agree.
     pub(crate) fn transcript_ok(&self) -> Option<bool> {
         let fw = self.fw_digest.as_ref()?;

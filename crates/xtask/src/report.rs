@@ -147,7 +147,7 @@ impl Report {
                     _ => None,
                 })
                 .collect();
-            for op in r.ops() {
+            for op in r.table_ops() {
                 let sp = find(&r.speed, op);
                 let sps = find(&r.speed_s, op);
                 let stack = stack_of(r, op);
@@ -221,7 +221,9 @@ impl Report {
              (boards/cortex-m4/README.md). {} runs per operation; stack = peak \
              bytes below the caller; text = the set's own code + the shared \
              scheme code it calls (hashing in pqforge_core excluded); \
-             transcript = SHA3-256 of the first {} KAT records, board vs host.\n",
+             transcript = SHA3-256 of the first {} KAT records, board vs host; \
+             a KEM's dk-check row = `check_dk`, the key checks the one-shot \
+             `decaps` runs first (a key prepared once skips them).\n",
             o.machine.name(),
             o.runs,
             o.records
@@ -255,7 +257,7 @@ impl Report {
         m.push_str("---:|---|---|\n");
         for r in &self.results {
             let size = self.alg_size(r);
-            for (i, op) in r.ops().into_iter().enumerate() {
+            for (i, op) in r.table_ops().into_iter().enumerate() {
                 let sp = find(&r.speed, op);
                 let cell = |f: fn(&OpSpeed) -> u64| sp.map_or("–".into(), |s| thousands(f(s)));
                 let stack = stack_of(r, op).map_or("–".into(), thousands);
