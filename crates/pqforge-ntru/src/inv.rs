@@ -69,7 +69,9 @@ fn swap_mask(delta: &mut i32, nonzero: u64) -> u64 {
 }
 
 /// `r = a⁻¹ mod (2, Φ_n)` (coefficients in {0, 1}, `r[n−1] = 0`); only
-/// the low bit of each coefficient of `a` is read.
+/// the low bit of each coefficient of `a` is read. Inlined into each
+/// backend's kernel (compiled for its instruction set).
+#[inline(always)]
 pub(crate) fn r2_inverse(r: &mut [u16], a: &[u16]) {
     let n = a.len();
     let words = n.div_ceil(64);
@@ -137,7 +139,8 @@ fn trit0(x: &Trits) -> u32 {
 }
 
 /// `r = a⁻¹ mod (3, Φ_n)` (coefficients in {0, 1, 2}, `r[n−1] = 0`); `a`
-/// has coefficients in {0, 1, 2}.
+/// has coefficients in {0, 1, 2}. Inlined into each backend's kernel.
+#[inline(always)]
 pub(crate) fn s3_inverse(r: &mut [u16], a: &[u16]) {
     let n = a.len();
     let words = n.div_ceil(64);

@@ -43,6 +43,16 @@ pub(crate) trait Backend {
     fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
         karatsuba(r, a, b, s);
     }
+
+    /// `r = a⁻¹ mod (2, Φ_n)` ([`inv::r2_inverse`]).
+    fn r2_inverse(r: &mut [u16], a: &[u16]) {
+        inv::r2_inverse(r, a);
+    }
+
+    /// `r = a⁻¹ mod (3, Φ_n)` ([`inv::s3_inverse`]).
+    fn s3_inverse(r: &mut [u16], a: &[u16]) {
+        inv::s3_inverse(r, a);
+    }
 }
 
 /// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16), in a frame of its
@@ -68,7 +78,7 @@ pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &
 /// Newton steps r ← r·(2 − a·r) (precision 2 → 2^32 ≥ q).
 #[inline(never)]
 fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
-    inv::r2_inverse(r, a);
+    B::r2_inverse(r, a);
     let mut bufs = [P::POLY_ZERO; 3];
     let [neg_a, c, s] = &mut bufs;
     let (neg_a, c, s) = (neg_a.as_mut(), c.as_mut(), s.as_mut());
@@ -180,7 +190,7 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
         t3.as_mut(),
     );
     sample_fg::<P>(f, g, seed);
-    inv::s3_inverse(t1, f);
+    B::s3_inverse(t1, f);
     s3_to_bytes(&mut dk[..tb], f);
     s3_to_bytes(&mut dk[tb..2 * tb], t1);
     z3_to_zq(f, P::Q);
