@@ -44,6 +44,15 @@ pub(crate) trait Backend {
         karatsuba(r, a, b, s);
     }
 
+    /// The ring product `r = a·b mod (x^n − 1)` (n coefficients each,
+    /// modulo 2^16); by default [`rq_mul_wide`] on [`Backend::mul_wide`].
+    fn ring_mul<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16])
+    where
+        Self: Sized,
+    {
+        rq_mul_wide::<P, Self>(r, a, b);
+    }
+
     /// `r = a⁻¹ mod (2, Φ_n)` ([`inv::r2_inverse`]).
     fn r2_inverse(r: &mut [u16], a: &[u16]) {
         inv::r2_inverse(r, a);
@@ -55,11 +64,18 @@ pub(crate) trait Backend {
     }
 }
 
-/// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16), in a frame of its
-/// own (the zero-padded operands, the product and the Karatsuba scratch,
-/// wiped on return).
-#[inline(never)]
+/// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16): the backend's
+/// [`Backend::ring_mul`].
+#[inline(always)]
 pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    B::ring_mul::<P>(r, a, b);
+}
+
+/// `r = a·b mod (x^n − 1)` by [`Backend::mul_wide`], in a frame of its own
+/// (the zero-padded operands, the product and the Karatsuba scratch, wiped
+/// on return).
+#[inline(never)]
+pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
     let m = padded_len(P::N);
     let mut wide = P::WIDE_ZERO;
     let (pa, rest) = wide.as_mut().split_at_mut(m);
