@@ -126,7 +126,9 @@ fn lift<P: ParameterSet>(r: &mut [u16], m: &[u16]) {
     // b = m/(x − 1) mod (3, Φ_n), b[n−1] = 0: shift m by a multiple k of
     // Φ_n (all ones) so that m'(1) ≡ 0, solve (x − 1)b = m' in
     // Z_3[x]/(x^n − 1) by the recurrence b[i] = b[i−1] − m'[i], starting
-    // from b[0] = Σ_{i≥1} m'[i] (which makes b[n−1] = 0).
+    // from b[0] = Σ_{i≥1} m'[i] (which makes b[n−1] = 0): that is, b[i] =
+    // Σ_{j>i} m'[j] mod 3, suffix sums below 4n < 2^16 (independent
+    // reductions, no chain of them).
     let mut sum = 0u32;
     for &c in m {
         sum += u32::from(c);
@@ -134,16 +136,11 @@ fn lift<P: ParameterSet>(r: &mut [u16], m: &[u16]) {
     // k = −m(1)/n mod 3; 1/n ≡ n (mod 3) as n ≢ 0.
     let n_inv = (n % 3) as u32;
     let k = u32::from(mod3((3 - u32::from(mod3(sum))) * n_inv));
-    let mut total = 0u32;
-    for &c in &m[1..] {
-        total += u32::from(c) + k;
-    }
     let b = r;
-    let mut prev = u32::from(mod3(total));
-    b[0] = prev as u16;
-    for i in 1..n {
-        prev = u32::from(mod3(prev + 6 - (u32::from(m[i]) + k)));
-        b[i] = prev as u16;
+    let mut suffix = 0u32;
+    for i in (0..n).rev() {
+        b[i] = mod3(suffix);
+        suffix += u32::from(m[i]) + k;
     }
     z3_to_zq(b, P::Q);
     // r = (x − 1)·b, in place from the top (b[n−1] = 0).
