@@ -53,6 +53,11 @@ pub(crate) trait Backend {
         rq_mul_wide::<P, Self>(r, a, b);
     }
 
+    /// Sorts `x` ascending in constant time ([`sample::sort_i32`]).
+    fn sort_i32(x: &mut [i32]) {
+        sample::sort_i32(x);
+    }
+
     /// `r = a⁻¹ mod (2, Φ_n)` ([`inv::r2_inverse`]).
     fn r2_inverse(r: &mut [u16], a: &[u16]) {
         inv::r2_inverse(r, a);
@@ -151,11 +156,11 @@ fn lift<P: ParameterSet>(r: &mut [u16], m: &[u16]) {
 }
 
 /// f, g from the key-generation sample seed.
-fn sample_fg<P: ParameterSet>(f: &mut [u16], g: &mut [u16], seed: &[u8]) {
+fn sample_fg<P: ParameterSet, B: Backend>(f: &mut [u16], g: &mut [u16], seed: &[u8]) {
     let (s1, s2) = seed.split_at(P::IID_BYTES);
     if P::HPS {
         sample::iid(f, s1);
-        fixed_type::<P>(g, s2);
+        fixed_type::<P, B>(g, s2);
     } else {
         sample::iid_plus(f, s1);
         sample::iid_plus(g, s2);
@@ -163,11 +168,11 @@ fn sample_fg<P: ParameterSet>(f: &mut [u16], g: &mut [u16], seed: &[u8]) {
 }
 
 /// r, m from the encapsulation seed.
-fn sample_rm<P: ParameterSet>(r: &mut [u16], m: &mut [u16], seed: &[u8]) {
+fn sample_rm<P: ParameterSet, B: Backend>(r: &mut [u16], m: &mut [u16], seed: &[u8]) {
     let (s1, s2) = seed.split_at(P::IID_BYTES);
     sample::iid(r, s1);
     if P::HPS {
-        fixed_type::<P>(m, s2);
+        fixed_type::<P, B>(m, s2);
     } else {
         sample::iid(m, s2);
     }
@@ -175,9 +180,9 @@ fn sample_rm<P: ParameterSet>(r: &mut [u16], m: &mut [u16], seed: &[u8]) {
 
 /// A fixed-type sample, with the sort keys in a frame of their own.
 #[inline(never)]
-fn fixed_type<P: ParameterSet>(r: &mut [u16], seed: &[u8]) {
+fn fixed_type<P: ParameterSet, B: Backend>(r: &mut [u16], seed: &[u8]) {
     let mut keys = P::SORT_ZERO;
-    sample::fixed_type(r, seed, P::WEIGHT, keys.as_mut());
+    sample::fixed_type(r, seed, P::WEIGHT, keys.as_mut(), B::sort_i32);
     keys.as_mut().zeroize();
 }
 
@@ -202,7 +207,7 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
         t2.as_mut(),
         t3.as_mut(),
     );
-    sample_fg::<P>(f, g, seed);
+    sample_fg::<P, B>(f, g, seed);
     B::s3_inverse(t1, f);
     s3_to_bytes(&mut dk[..tb], f);
     s3_to_bytes(&mut dk[tb..2 * tb], t1);
@@ -253,7 +258,7 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
     let mut h = P::POLY_ZERO;
     let mut c = P::POLY_ZERO;
     let (r, m, h, c) = (r.as_mut(), m.as_mut(), h.as_mut(), c.as_mut());
-    sample_rm::<P>(r, m, seed);
+    sample_rm::<P, B>(r, m, seed);
     let mut rm = [0u8; MAX_RM_PACKED];
     s3_to_bytes(&mut rm[..tb], r);
     s3_to_bytes(&mut rm[tb..2 * tb], m);
