@@ -16,6 +16,7 @@
 use pqforge_core::ct::barrier_u32;
 use zeroize::Zeroize;
 
+use crate::params::ParameterSet;
 use crate::poly::mod3;
 
 /// A polynomial over GF(2) in W words (W = ⌈n/64⌉, a constant of each
@@ -36,7 +37,8 @@ impl<const W: usize> Trits<W> {
     }
 }
 
-/// Calls `$f::<W>($($arg),*)` for W = ⌈n/64⌉ of the NTRU degrees.
+/// Calls `$f::<W>($($arg),*)` for W = ⌈n/64⌉ of the NTRU degrees (n a
+/// parameter set's constant: one instantiation per set).
 macro_rules! by_words {
     ($n:expr, $f:ident($($arg:expr),*)) => {
         match $n.div_ceil(64) {
@@ -93,8 +95,9 @@ fn swap_mask(delta: &mut i32, nonzero: u64) -> u64 {
 /// the low bit of each coefficient of `a` is read. Inlined into each
 /// backend's kernel (compiled for its instruction set).
 #[inline(always)]
-pub(crate) fn r2_inverse(r: &mut [u16], a: &[u16]) {
-    by_words!(a.len(), r2_inverse_w(r, a));
+pub(crate) fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    debug_assert_eq!(a.len(), P::N);
+    by_words!(P::N, r2_inverse_w(r, a));
 }
 
 /// [`r2_inverse`] on W-word bit arrays.
@@ -162,8 +165,9 @@ fn trit0<const W: usize>(x: &Trits<W>) -> u32 {
 /// `r = a⁻¹ mod (3, Φ_n)` (coefficients in {0, 1, 2}, `r[n−1] = 0`); `a`
 /// has coefficients in {0, 1, 2}. Inlined into each backend's kernel.
 #[inline(always)]
-pub(crate) fn s3_inverse(r: &mut [u16], a: &[u16]) {
-    by_words!(a.len(), s3_inverse_w(r, a));
+pub(crate) fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    debug_assert_eq!(a.len(), P::N);
+    by_words!(P::N, s3_inverse_w(r, a));
 }
 
 /// [`s3_inverse`] on W-word bit planes.
@@ -245,13 +249,13 @@ mod tests {
                 })
                 .collect();
             let mut r = vec![0u16; n];
-            s3_inverse(&mut r, &a);
+            by_words!(n, s3_inverse_w(&mut r, &a));
             let mut p = cyclic(&a, &r);
             mod3_phi_n(&mut p);
             assert_eq!(p[0], 1);
             assert!(p[1..].iter().all(|&c| c == 0), "mod 3, n = {n}");
             let a2: Vec<u16> = a.iter().map(|&c| c & 1).collect();
-            r2_inverse(&mut r, &a2);
+            by_words!(n, r2_inverse_w(&mut r, &a2));
             let p = cyclic(&a2, &r);
             let last = p[n - 1] & 1;
             let p: Vec<u16> = p.iter().map(|&c| (c ^ last) & 1).collect();

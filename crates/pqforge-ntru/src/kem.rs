@@ -59,13 +59,19 @@ pub(crate) trait Backend {
     }
 
     /// `r = a⁻¹ mod (2, Φ_n)` ([`inv::r2_inverse`]).
-    fn r2_inverse(r: &mut [u16], a: &[u16]) {
-        inv::r2_inverse(r, a);
+    fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16])
+    where
+        Self: Sized,
+    {
+        inv::r2_inverse::<P>(r, a);
     }
 
     /// `r = a⁻¹ mod (3, Φ_n)` ([`inv::s3_inverse`]).
-    fn s3_inverse(r: &mut [u16], a: &[u16]) {
-        inv::s3_inverse(r, a);
+    fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16])
+    where
+        Self: Sized,
+    {
+        inv::s3_inverse::<P>(r, a);
     }
 }
 
@@ -99,7 +105,7 @@ pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16],
 /// Newton steps r ← r·(2 − a·r) (precision 2 → 2^32 ≥ q).
 #[inline(never)]
 fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
-    B::r2_inverse(r, a);
+    B::r2_inverse::<P>(r, a);
     let mut bufs = [P::POLY_ZERO; 3];
     let [neg_a, c, s] = &mut bufs;
     let (neg_a, c, s) = (neg_a.as_mut(), c.as_mut(), s.as_mut());
@@ -208,7 +214,7 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
         t3.as_mut(),
     );
     sample_fg::<P, B>(f, g, seed);
-    B::s3_inverse(t1, f);
+    B::s3_inverse::<P>(t1, f);
     s3_to_bytes(&mut dk[..tb], f);
     s3_to_bytes(&mut dk[tb..2 * tb], t1);
     z3_to_zq(f, P::Q);

@@ -64,14 +64,14 @@ impl Backend for Avx2Kernels {
         unsafe { sort_i32(x) }
     }
 
-    fn r2_inverse(r: &mut [u16], a: &[u16]) {
+    fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
         // SAFETY: as for `mul_wide`.
-        unsafe { r2_inverse(r, a) }
+        unsafe { r2_inverse::<P>(r, a) }
     }
 
-    fn s3_inverse(r: &mut [u16], a: &[u16]) {
+    fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
         // SAFETY: as for `mul_wide`.
-        unsafe { s3_inverse(r, a) }
+        unsafe { s3_inverse::<P>(r, a) }
     }
 }
 
@@ -111,14 +111,14 @@ fn minmax_run(a: &mut [i32], b: &mut [i32]) {
 /// [`inv::r2_inverse`] compiled for AVX2 (the bit-sliced word loops on
 /// 256-bit vectors).
 #[target_feature(enable = "avx2")]
-fn r2_inverse(r: &mut [u16], a: &[u16]) {
-    inv::r2_inverse(r, a);
+fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    inv::r2_inverse::<P>(r, a);
 }
 
 /// [`inv::s3_inverse`] compiled for AVX2.
 #[target_feature(enable = "avx2")]
-fn s3_inverse(r: &mut [u16], a: &[u16]) {
-    inv::s3_inverse(r, a);
+fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    inv::s3_inverse::<P>(r, a);
 }
 
 /// `r = a·b` (2m coefficients, the last one zero): Karatsuba on the
