@@ -248,6 +248,26 @@ fn lane_karatsuba(r: &mut [__m256i], a: &[__m256i], b: &[__m256i], s: &mut [__m2
     let (sa, rest) = s.split_at_mut(h);
     let (sb, rest) = rest.split_at_mut(h);
     let (mid, rest) = rest.split_at_mut(2 * h);
+    if l == h {
+        for i in 0..h {
+            sa[i] = _mm256_add_epi16(a0[i], a1[i]);
+            sb[i] = _mm256_add_epi16(b0[i], b1[i]);
+        }
+        lane_karatsuba(mid, sa, sb, rest);
+        // With a0·b0 = (L0, H0), a1·b1 = (L1, H1), mid = (ML, MH) in
+        // halves of h and T = H0 − L1: r = (L0, T + ML − L0, MH − H1 − T,
+        // H1), one pass.
+        let (r0, r1) = r.split_at_mut(2 * h);
+        let (l0, h0) = r0.split_at_mut(h);
+        let (l1, h1) = r1.split_at_mut(h);
+        let (ml, mh) = mid.split_at(h);
+        for i in 0..h {
+            let t = _mm256_sub_epi16(h0[i], l1[i]);
+            h0[i] = _mm256_sub_epi16(_mm256_add_epi16(t, ml[i]), l0[i]);
+            l1[i] = _mm256_sub_epi16(_mm256_sub_epi16(mh[i], h1[i]), t);
+        }
+        return;
+    }
     sa.copy_from_slice(a0);
     sb.copy_from_slice(b0);
     for i in 0..l {
