@@ -16,23 +16,46 @@
 use pqforge_core::ct::barrier_u32;
 use zeroize::Zeroize;
 
+use crate::params::ParameterSet;
 use crate::poly::mod3;
 
-/// 64-bit words of the largest polynomial (n = 1373).
-const MAX_WORDS: usize = 22;
-
-/// A polynomial over GF(2), one bit per coefficient, bit i of word i/64.
-type Bits = [u64; MAX_WORDS];
+/// A polynomial over GF(2) in W words (W = ⌈n/64⌉, a constant of each
+/// instantiation, so that the word loops unroll), one bit per coefficient,
+/// bit i of word i/64.
+type Bits<const W: usize> = [u64; W];
 
 /// A polynomial over GF(3) as two bit planes: coefficient 1 sets the bit
 /// in `.0`, coefficient 2 in `.1`, 0 in neither.
-#[derive(Clone, Copy, Zeroize)]
-struct Trits(Bits, Bits);
+#[derive(Clone, Copy)]
+struct Trits<const W: usize>(Bits<W>, Bits<W>);
+
+impl<const W: usize> Trits<W> {
+    /// Overwrites both planes with zeros.
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+        self.1.zeroize();
+    }
+}
+
+/// Calls `$f::<W>($($arg),*)` for W = ⌈n/64⌉ of the NTRU degrees (n a
+/// parameter set's constant: one instantiation per set).
+macro_rules! by_words {
+    ($n:expr, $f:ident($($arg:expr),*)) => {
+        match $n.div_ceil(64) {
+            8 => $f::<8>($($arg),*),
+            11 => $f::<11>($($arg),*),
+            13 => $f::<13>($($arg),*),
+            20 => $f::<20>($($arg),*),
+            22 => $f::<22>($($arg),*),
+            w => panic!("no NTRU degree takes {w} words"),
+        }
+    };
+}
 
 /// `x · X` (coefficients move one place up; bits past the last word drop).
 #[inline(always)]
-fn shl1(x: &mut Bits, words: usize) {
-    for i in (1..words).rev() {
+fn shl1<const W: usize>(x: &mut Bits<W>) {
+    for i in (1..W).rev() {
         x[i] = (x[i] << 1) | (x[i - 1] >> 63);
     }
     x[0] <<= 1;
@@ -40,17 +63,17 @@ fn shl1(x: &mut Bits, words: usize) {
 
 /// `x / X` (coefficients move one place down; the constant term drops).
 #[inline(always)]
-fn shr1(x: &mut Bits, words: usize) {
-    for i in 0..words - 1 {
+fn shr1<const W: usize>(x: &mut Bits<W>) {
+    for i in 0..W - 1 {
         x[i] = (x[i] >> 1) | (x[i + 1] << 63);
     }
-    x[words - 1] >>= 1;
+    x[W - 1] >>= 1;
 }
 
 /// Swaps `x` and `y` where `m` is all-ones.
 #[inline(always)]
-fn cswap(x: &mut Bits, y: &mut Bits, m: u64, words: usize) {
-    for i in 0..words {
+fn cswap<const W: usize>(x: &mut Bits<W>, y: &mut Bits<W>, m: u64) {
+    for i in 0..W {
         let t = m & (x[i] ^ y[i]);
         x[i] ^= t;
         y[i] ^= t;
@@ -69,16 +92,19 @@ fn swap_mask(delta: &mut i32, nonzero: u64) -> u64 {
 }
 
 /// `r = a⁻¹ mod (2, Φ_n)` (coefficients in {0, 1}, `r[n−1] = 0`); only
-/// the low bit of each coefficient of `a` is read.
-pub(crate) fn r2_inverse(r: &mut [u16], a: &[u16]) {
+/// the low bit of each coefficient of `a` is read. Inlined into each
+/// backend's kernel (compiled for its instruction set).
+#[inline(always)]
+pub(crate) fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    debug_assert_eq!(a.len(), P::N);
+    by_words!(P::N, r2_inverse_w(r, a));
+}
+
+/// [`r2_inverse`] on W-word bit arrays.
+#[inline(always)]
+fn r2_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
     let n = a.len();
-    let words = n.div_ceil(64);
-    let (mut f, mut g, mut v, mut w) = (
-        [0u64; MAX_WORDS],
-        [0u64; MAX_WORDS],
-        [0u64; MAX_WORDS],
-        [0u64; MAX_WORDS],
-    );
+    let (mut f, mut g, mut v, mut w) = ([0u64; W], [0u64; W], [0u64; W], [0u64; W]);
     w[0] = 1;
     for i in 0..n {
         f[i / 64] |= 1 << (i % 64);
@@ -91,18 +117,18 @@ pub(crate) fn r2_inverse(r: &mut [u16], a: &[u16]) {
     }
     let mut delta = 1i32;
     for _ in 0..2 * (n - 1) - 1 {
-        shl1(&mut v, words);
+        shl1(&mut v);
         let m = swap_mask(&mut delta, g[0] & 1);
-        cswap(&mut f, &mut g, m, words);
-        cswap(&mut v, &mut w, m, words);
+        cswap(&mut f, &mut g, m);
+        cswap(&mut v, &mut w, m);
         // f(0) = 1: g += g(0)·f, w += g(0)·v.
         let c = barrier_u32(((g[0] & f[0] & 1) as u32).wrapping_neg());
         let c = u64::from(c) | (u64::from(c) << 32);
-        for i in 0..words {
+        for i in 0..W {
             g[i] ^= c & f[i];
             w[i] ^= c & v[i];
         }
-        shr1(&mut g, words);
+        shr1(&mut g);
     }
     for i in 0..n - 1 {
         let j = n - 2 - i;
@@ -117,8 +143,8 @@ pub(crate) fn r2_inverse(r: &mut [u16], a: &[u16]) {
 /// `x += c·y` over GF(3) for a scalar c given by its masks (`m1` all-ones
 /// iff c = 1, `m2` iff c = 2).
 #[inline(always)]
-fn add_scaled(x: &mut Trits, y: &Trits, m1: u64, m2: u64, words: usize) {
-    for i in 0..words {
+fn add_scaled<const W: usize>(x: &mut Trits<W>, y: &Trits<W>, m1: u64, m2: u64) {
+    for i in 0..W {
         // t = c·y: c = 2 exchanges the planes.
         let t1 = (m1 & y.0[i]) | (m2 & y.1[i]);
         let t2 = (m1 & y.1[i]) | (m2 & y.0[i]);
@@ -132,16 +158,23 @@ fn add_scaled(x: &mut Trits, y: &Trits, m1: u64, m2: u64, words: usize) {
 
 /// The constant coefficient of a trit polynomial, in {0, 1, 2}.
 #[inline(always)]
-fn trit0(x: &Trits) -> u32 {
+fn trit0<const W: usize>(x: &Trits<W>) -> u32 {
     ((x.0[0] & 1) | ((x.1[0] & 1) << 1)) as u32
 }
 
 /// `r = a⁻¹ mod (3, Φ_n)` (coefficients in {0, 1, 2}, `r[n−1] = 0`); `a`
-/// has coefficients in {0, 1, 2}.
-pub(crate) fn s3_inverse(r: &mut [u16], a: &[u16]) {
+/// has coefficients in {0, 1, 2}. Inlined into each backend's kernel.
+#[inline(always)]
+pub(crate) fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    debug_assert_eq!(a.len(), P::N);
+    by_words!(P::N, s3_inverse_w(r, a));
+}
+
+/// [`s3_inverse`] on W-word bit planes.
+#[inline(always)]
+fn s3_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
     let n = a.len();
-    let words = n.div_ceil(64);
-    let zero = Trits([0; MAX_WORDS], [0; MAX_WORDS]);
+    let zero = Trits([0; W], [0; W]);
     let (mut f, mut g, mut v, mut w) = (zero, zero, zero, zero);
     w.0[0] = 1;
     for i in 0..n {
@@ -157,13 +190,13 @@ pub(crate) fn s3_inverse(r: &mut [u16], a: &[u16]) {
     }
     let mut delta = 1i32;
     for _ in 0..2 * (n - 1) - 1 {
-        shl1(&mut v.0, words);
-        shl1(&mut v.1, words);
+        shl1(&mut v.0);
+        shl1(&mut v.1);
         let m = swap_mask(&mut delta, (g.0[0] | g.1[0]) & 1);
-        cswap(&mut f.0, &mut g.0, m, words);
-        cswap(&mut f.1, &mut g.1, m, words);
-        cswap(&mut v.0, &mut w.0, m, words);
-        cswap(&mut v.1, &mut w.1, m, words);
+        cswap(&mut f.0, &mut g.0, m);
+        cswap(&mut f.1, &mut g.1, m);
+        cswap(&mut v.0, &mut w.0, m);
+        cswap(&mut v.1, &mut w.1, m);
         // g −= (g(0)/f(0))·f with 1/f(0) = f(0): add c = −g(0)·f(0).
         let c = u64::from(mod3(2 * trit0(&g) * trit0(&f)));
         let m1 = barrier_u32(((c & 1) as u32).wrapping_neg());
@@ -172,10 +205,10 @@ pub(crate) fn s3_inverse(r: &mut [u16], a: &[u16]) {
             u64::from(m1) | (u64::from(m1) << 32),
             u64::from(m2) | (u64::from(m2) << 32),
         );
-        add_scaled(&mut g, &f, m1, m2, words);
-        add_scaled(&mut w, &v, m1, m2, words);
-        shr1(&mut g.0, words);
-        shr1(&mut g.1, words);
+        add_scaled(&mut g, &f, m1, m2);
+        add_scaled(&mut w, &v, m1, m2);
+        shr1(&mut g.0);
+        shr1(&mut g.1);
     }
     let f0 = trit0(&f);
     for i in 0..n - 1 {
@@ -216,13 +249,13 @@ mod tests {
                 })
                 .collect();
             let mut r = vec![0u16; n];
-            s3_inverse(&mut r, &a);
+            by_words!(n, s3_inverse_w(&mut r, &a));
             let mut p = cyclic(&a, &r);
             mod3_phi_n(&mut p);
             assert_eq!(p[0], 1);
             assert!(p[1..].iter().all(|&c| c == 0), "mod 3, n = {n}");
             let a2: Vec<u16> = a.iter().map(|&c| c & 1).collect();
-            r2_inverse(&mut r, &a2);
+            by_words!(n, r2_inverse_w(&mut r, &a2));
             let p = cyclic(&a2, &r);
             let last = p[n - 1] & 1;
             let p: Vec<u16> = p.iter().map(|&c| (c ^ last) & 1).collect();

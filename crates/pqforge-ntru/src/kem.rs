@@ -43,13 +43,50 @@ pub(crate) trait Backend {
     fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
         karatsuba(r, a, b, s);
     }
+
+    /// The ring product `r = a·b mod (x^n − 1)` (n coefficients each,
+    /// modulo 2^16); by default [`rq_mul_wide`] on [`Backend::mul_wide`].
+    fn ring_mul<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16])
+    where
+        Self: Sized,
+    {
+        rq_mul_wide::<P, Self>(r, a, b);
+    }
+
+    /// Sorts `x` ascending in constant time ([`sample::sort_i32`]).
+    fn sort_i32(x: &mut [i32]) {
+        sample::sort_i32(x);
+    }
+
+    /// `r = a⁻¹ mod (2, Φ_n)` ([`inv::r2_inverse`]).
+    fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16])
+    where
+        Self: Sized,
+    {
+        inv::r2_inverse::<P>(r, a);
+    }
+
+    /// `r = a⁻¹ mod (3, Φ_n)` ([`inv::s3_inverse`]).
+    fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16])
+    where
+        Self: Sized,
+    {
+        inv::s3_inverse::<P>(r, a);
+    }
 }
 
-/// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16), in a frame of its
-/// own (the zero-padded operands, the product and the Karatsuba scratch,
-/// wiped on return).
-#[inline(never)]
+/// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16): the backend's
+/// [`Backend::ring_mul`].
+#[inline(always)]
 pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    B::ring_mul::<P>(r, a, b);
+}
+
+/// `r = a·b mod (x^n − 1)` by [`Backend::mul_wide`], in a frame of its own
+/// (the zero-padded operands, the product and the Karatsuba scratch, wiped
+/// on return).
+#[inline(never)]
+pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
     let m = padded_len(P::N);
     let mut wide = P::WIDE_ZERO;
     let (pa, rest) = wide.as_mut().split_at_mut(m);
@@ -68,7 +105,7 @@ pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &
 /// Newton steps r ← r·(2 − a·r) (precision 2 → 2^32 ≥ q).
 #[inline(never)]
 fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
-    inv::r2_inverse(r, a);
+    B::r2_inverse::<P>(r, a);
     let mut bufs = [P::POLY_ZERO; 3];
     let [neg_a, c, s] = &mut bufs;
     let (neg_a, c, s) = (neg_a.as_mut(), c.as_mut(), s.as_mut());
@@ -100,7 +137,9 @@ fn lift<P: ParameterSet>(r: &mut [u16], m: &[u16]) {
     // b = m/(x − 1) mod (3, Φ_n), b[n−1] = 0: shift m by a multiple k of
     // Φ_n (all ones) so that m'(1) ≡ 0, solve (x − 1)b = m' in
     // Z_3[x]/(x^n − 1) by the recurrence b[i] = b[i−1] − m'[i], starting
-    // from b[0] = Σ_{i≥1} m'[i] (which makes b[n−1] = 0).
+    // from b[0] = Σ_{i≥1} m'[i] (which makes b[n−1] = 0): that is, b[i] =
+    // Σ_{j>i} m'[j] mod 3, suffix sums below 4n < 2^16 (independent
+    // reductions, no chain of them).
     let mut sum = 0u32;
     for &c in m {
         sum += u32::from(c);
@@ -108,16 +147,11 @@ fn lift<P: ParameterSet>(r: &mut [u16], m: &[u16]) {
     // k = −m(1)/n mod 3; 1/n ≡ n (mod 3) as n ≢ 0.
     let n_inv = (n % 3) as u32;
     let k = u32::from(mod3((3 - u32::from(mod3(sum))) * n_inv));
-    let mut total = 0u32;
-    for &c in &m[1..] {
-        total += u32::from(c) + k;
-    }
     let b = r;
-    let mut prev = u32::from(mod3(total));
-    b[0] = prev as u16;
-    for i in 1..n {
-        prev = u32::from(mod3(prev + 6 - (u32::from(m[i]) + k)));
-        b[i] = prev as u16;
+    let mut suffix = 0u32;
+    for i in (0..n).rev() {
+        b[i] = mod3(suffix);
+        suffix += u32::from(m[i]) + k;
     }
     z3_to_zq(b, P::Q);
     // r = (x − 1)·b, in place from the top (b[n−1] = 0).
@@ -128,11 +162,11 @@ fn lift<P: ParameterSet>(r: &mut [u16], m: &[u16]) {
 }
 
 /// f, g from the key-generation sample seed.
-fn sample_fg<P: ParameterSet>(f: &mut [u16], g: &mut [u16], seed: &[u8]) {
+fn sample_fg<P: ParameterSet, B: Backend>(f: &mut [u16], g: &mut [u16], seed: &[u8]) {
     let (s1, s2) = seed.split_at(P::IID_BYTES);
     if P::HPS {
         sample::iid(f, s1);
-        fixed_type::<P>(g, s2);
+        fixed_type::<P, B>(g, s2);
     } else {
         sample::iid_plus(f, s1);
         sample::iid_plus(g, s2);
@@ -140,11 +174,11 @@ fn sample_fg<P: ParameterSet>(f: &mut [u16], g: &mut [u16], seed: &[u8]) {
 }
 
 /// r, m from the encapsulation seed.
-fn sample_rm<P: ParameterSet>(r: &mut [u16], m: &mut [u16], seed: &[u8]) {
+fn sample_rm<P: ParameterSet, B: Backend>(r: &mut [u16], m: &mut [u16], seed: &[u8]) {
     let (s1, s2) = seed.split_at(P::IID_BYTES);
     sample::iid(r, s1);
     if P::HPS {
-        fixed_type::<P>(m, s2);
+        fixed_type::<P, B>(m, s2);
     } else {
         sample::iid(m, s2);
     }
@@ -152,9 +186,9 @@ fn sample_rm<P: ParameterSet>(r: &mut [u16], m: &mut [u16], seed: &[u8]) {
 
 /// A fixed-type sample, with the sort keys in a frame of their own.
 #[inline(never)]
-fn fixed_type<P: ParameterSet>(r: &mut [u16], seed: &[u8]) {
+fn fixed_type<P: ParameterSet, B: Backend>(r: &mut [u16], seed: &[u8]) {
     let mut keys = P::SORT_ZERO;
-    sample::fixed_type(r, seed, P::WEIGHT, keys.as_mut());
+    sample::fixed_type(r, seed, P::WEIGHT, keys.as_mut(), B::sort_i32);
     keys.as_mut().zeroize();
 }
 
@@ -179,8 +213,8 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
         t2.as_mut(),
         t3.as_mut(),
     );
-    sample_fg::<P>(f, g, seed);
-    inv::s3_inverse(t1, f);
+    sample_fg::<P, B>(f, g, seed);
+    B::s3_inverse::<P>(t1, f);
     s3_to_bytes(&mut dk[..tb], f);
     s3_to_bytes(&mut dk[tb..2 * tb], t1);
     z3_to_zq(f, P::Q);
@@ -230,7 +264,7 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
     let mut h = P::POLY_ZERO;
     let mut c = P::POLY_ZERO;
     let (r, m, h, c) = (r.as_mut(), m.as_mut(), h.as_mut(), c.as_mut());
-    sample_rm::<P>(r, m, seed);
+    sample_rm::<P, B>(r, m, seed);
     let mut rm = [0u8; MAX_RM_PACKED];
     s3_to_bytes(&mut rm[..tb], r);
     s3_to_bytes(&mut rm[tb..2 * tb], m);

@@ -78,11 +78,6 @@ macro_rules! karatsuba_fn {
         }
     };
 }
-// Only the x86_64 SIMD backend instantiates it outside this module.
-#[cfg_attr(
-    not(all(target_arch = "x86_64", not(pqforge_backend = "portable"))),
-    allow(unused_imports)
-)]
 pub(crate) use karatsuba_fn;
 
 karatsuba_fn!(

@@ -38,8 +38,15 @@ pub(crate) fn iid_plus(r: &mut [u16], bytes: &[u8]) {
 /// Fixed-type sample (HPS): `weight/2` coefficients 1, `weight/2`
 /// coefficients 2, the rest 0, among the first n − 1, placed by sorting
 /// 30-bit random keys (read little-endian, 30 bits per coefficient) that
-/// carry the coefficient in their two low bits. `keys` holds n − 1 entries.
-pub(crate) fn fixed_type(r: &mut [u16], bytes: &[u8], weight: usize, keys: &mut [i32]) {
+/// carry the coefficient in their two low bits. `keys` holds n − 1 entries;
+/// `sort` sorts them ascending (the backend's [`sort_i32`]).
+pub(crate) fn fixed_type(
+    r: &mut [u16],
+    bytes: &[u8],
+    weight: usize,
+    keys: &mut [i32],
+    sort: impl FnOnce(&mut [i32]),
+) {
     let n = r.len();
     let mut acc = 0u64;
     let mut bits = 0;
@@ -54,7 +61,7 @@ pub(crate) fn fixed_type(r: &mut [u16], bytes: &[u8], weight: usize, keys: &mut 
         acc >>= 30;
         bits -= 30;
     }
-    sort_i32(keys);
+    sort(keys);
     for (c, &k) in r[..n - 1].iter_mut().zip(keys.iter()) {
         *c = (k & 3) as u16;
     }
@@ -63,7 +70,7 @@ pub(crate) fn fixed_type(r: &mut [u16], bytes: &[u8], weight: usize, keys: &mut 
 
 /// Orders `a` and `b` (min first) without branching on their values.
 #[inline(always)]
-fn minmax(a: &mut i32, b: &mut i32) {
+pub(crate) fn minmax(a: &mut i32, b: &mut i32) {
     let (x, y) = (*a, *b);
     // CT: all-ones iff y < x, from the sign of the 64-bit difference (as
     // the McEliece sort's compare-exchange), behind a value barrier so that
@@ -82,6 +89,21 @@ fn minmax(a: &mut i32, b: &mut i32) {
 /// i + k, in one block of 2p; those form contiguous runs, each done as one
 /// loop over two slices.
 pub(crate) fn sort_i32(x: &mut [i32]) {
+    sort_i32_with(x, minmax_run);
+}
+
+/// `minmax` of `a[i]` and `b[i]` for every i (`a.len() ≤ b.len()`).
+#[inline(always)]
+pub(crate) fn minmax_run(a: &mut [i32], b: &mut [i32]) {
+    for (a, b) in a.iter_mut().zip(b.iter_mut()) {
+        minmax(a, b);
+    }
+}
+
+/// [`sort_i32`] with `run` for each run of comparators at distance k ≥ 2
+/// (a backend's vector version of [`minmax_run`]).
+#[inline(always)]
+pub(crate) fn sort_i32_with(x: &mut [i32], mut run: impl FnMut(&mut [i32], &mut [i32])) {
     let n = x.len();
     let mut p = 1;
     while p < n {
@@ -113,9 +135,7 @@ pub(crate) fn sort_i32(x: &mut [i32]) {
                     if start < run_end {
                         // run_end ≤ j + k ≤ start + k: the slices are disjoint.
                         let (lo, hi) = x.split_at_mut(start + k);
-                        for (a, b) in lo[start..run_end].iter_mut().zip(hi.iter_mut()) {
-                            minmax(a, b);
-                        }
+                        run(&mut lo[start..run_end], hi);
                     }
                     start = block + 2 * p;
                 }

@@ -1,6 +1,15 @@
-//! The AVX2 backend: the Karatsuba ring product compiled for AVX2, its
-//! base case on 16-lane `u16` vectors (`vpmullw` / `vpaddw`), the whole
-//! operation compiled with AVX2 enabled.
+//! The AVX2 backend: the ring product on 16-lane `u16` vectors, the
+//! inversions modulo 2 and 3 compiled for AVX2.
+//!
+//! The ring product of m-coefficient operands (m = 8·mb, mb a multiple of
+//! 16) runs three Karatsuba levels on the operands as they are: the 27
+//! products of eighths (their operands sums of blocks of mb coefficients)
+//! are computed 16 at a time, one per lane: the operands of the 16
+//! products are transposed (vector c holds coefficient c of each), so that
+//! the remaining Karatsuba levels and the schoolbook base multiply lane by
+//! lane with no broadcast and no wasted window; the 16 products are
+//! transposed back and added into the result at the offsets of the three
+//! levels' recombination. Every index and count is public.
 //!
 //! The kernel type [`Avx2Kernels`] is private to this module and named only
 //! in [`run`], which takes the [`Avx2`] token: so its kernels only ever run
@@ -8,16 +17,20 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_mullo_epi16, _mm256_set1_epi16,
-    _mm256_setzero_si256, _mm256_storeu_si256,
+    __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_max_epi32, _mm256_min_epi32,
+    _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_setzero_si256,
+    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
 use pqforge_core::cpu::Avx2;
 use pqforge_core::ct;
 
 use crate::backend::Operation;
-use crate::kem::Backend;
-use crate::params::KARATSUBA_BASE;
+use crate::inv;
+use crate::kem::{self, Backend};
+use crate::params::{KARATSUBA_BASE, ParameterSet, padded_len};
+use crate::sample;
 
 /// The AVX2 kernels (only reachable through [`run`]).
 struct Avx2Kernels;
@@ -28,12 +41,421 @@ impl Backend for Avx2Kernels {
     fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
         // SAFETY: `Avx2Kernels` is only instantiated by `run`, whose
         // `Avx2` token proves that this CPU has AVX2.
-        unsafe { karatsuba(r, a, b, s) }
+        unsafe { mul_wide(r, a, b, s) }
+    }
+
+    fn ring_mul<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16]) {
+        let m = padded_len(P::N);
+        // SAFETY: as for `mul_wide`.
+        unsafe {
+            match (m % 8, m / 8) {
+                (0, 64) => ring_mul_lanes::<64>(r, a, b),
+                (0, 96) => ring_mul_lanes::<96>(r, a, b),
+                (0, 112) => ring_mul_lanes::<112>(r, a, b),
+                (0, 160) => ring_mul_lanes::<160>(r, a, b),
+                (0, 192) => ring_mul_lanes::<192>(r, a, b),
+                _ => kem::rq_mul_wide::<P, Self>(r, a, b),
+            }
+        }
+    }
+
+    fn sort_i32(x: &mut [i32]) {
+        // SAFETY: as for `mul_wide`.
+        unsafe { sort_i32(x) }
+    }
+
+    fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+        // SAFETY: as for `mul_wide`.
+        unsafe { r2_inverse::<P>(r, a) }
+    }
+
+    fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+        // SAFETY: as for `mul_wide`.
+        unsafe { s3_inverse::<P>(r, a) }
     }
 }
 
+/// [`sample::sort_i32`] with the comparator runs on 8-lane vectors
+/// (`vpminsd` / `vpmaxsd`, constant time), the rest compiled for AVX2.
+#[target_feature(enable = "avx2")]
+fn sort_i32(x: &mut [i32]) {
+    // The closure inherits this function's target features.
+    sample::sort_i32_with(x, |a, b| minmax_run(a, b));
+}
+
+/// [`sample::minmax_run`] on 8-lane vectors, the tail scalar.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn minmax_run(a: &mut [i32], b: &mut [i32]) {
+    let len = a.len();
+    let b = &mut b[..len];
+    let mut i = 0;
+    while i + 8 <= len {
+        let x: &mut [i32; 8] = (&mut a[i..i + 8]).try_into().expect("8 lanes");
+        let y: &mut [i32; 8] = (&mut b[i..i + 8]).try_into().expect("8 lanes");
+        // SAFETY: `x` and `y` are 8 readable and writable i32 (32 bytes
+        // each); unaligned loads and stores are allowed.
+        unsafe {
+            let (vx, vy) = (
+                _mm256_loadu_si256(x.as_ptr().cast()),
+                _mm256_loadu_si256(y.as_ptr().cast()),
+            );
+            _mm256_storeu_si256(x.as_mut_ptr().cast(), _mm256_min_epi32(vx, vy));
+            _mm256_storeu_si256(y.as_mut_ptr().cast(), _mm256_max_epi32(vx, vy));
+        }
+        i += 8;
+    }
+    sample::minmax_run(&mut a[i..], &mut b[i..]);
+}
+
+/// [`inv::r2_inverse`] compiled for AVX2 (the bit-sliced word loops on
+/// 256-bit vectors).
+#[target_feature(enable = "avx2")]
+fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    inv::r2_inverse::<P>(r, a);
+}
+
+/// [`inv::s3_inverse`] compiled for AVX2.
+#[target_feature(enable = "avx2")]
+fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
+    inv::s3_inverse::<P>(r, a);
+}
+
+/// `r = a·b` (2m coefficients, the last one zero): Karatsuba on the
+/// 16-lane schoolbook (lengths [`ring_mul_lanes`] does not take).
+#[target_feature(enable = "avx2")]
+fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
+    karatsuba(r, a, b, s);
+}
+
+/// The all-zero vector.
+#[inline(always)]
+fn zero() -> __m256i {
+    // SAFETY: register-only intrinsic; every caller is compiled with AVX2
+    // (only reachable from `run`).
+    unsafe { _mm256_setzero_si256() }
+}
+
+/// Loads 16 coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load(x: &[u16]) -> __m256i {
+    let x: &[u16; 16] = x[..16].try_into().expect("16 coefficients");
+    // SAFETY: `x` is 16 readable u16 (32 bytes); unaligned loads are allowed.
+    unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+}
+
+/// Stores 16 coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store(x: &mut [u16], v: __m256i) {
+    let x: &mut [u16; 16] = (&mut x[..16]).try_into().expect("16 coefficients");
+    // SAFETY: `x` is 16 writable u16 (32 bytes); unaligned stores are
+    // allowed.
+    unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
+}
+
+/// Transposes a 16×16 matrix of `u16`: afterwards lane l of `x[c]` is
+/// what lane c of `x[l]` was (three rounds of interleaving within the
+/// 128-bit halves, then the halves exchanged).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn transpose16(x: &mut [__m256i; 16]) {
+    let mut a = [zero(); 16];
+    // a[2p] / a[2p + 1]: rows 2p, 2p + 1 interleaved, columns 0–3 / 4–7
+    // of each half.
+    for p in 0..8 {
+        a[2 * p] = _mm256_unpacklo_epi16(x[2 * p], x[2 * p + 1]);
+        a[2 * p + 1] = _mm256_unpackhi_epi16(x[2 * p], x[2 * p + 1]);
+    }
+    // b[4q + j]: rows 4q..4q + 4, columns 2j, 2j + 1 of each half.
+    let mut b = [zero(); 16];
+    for q in 0..4 {
+        b[4 * q] = _mm256_unpacklo_epi32(a[4 * q], a[4 * q + 2]);
+        b[4 * q + 1] = _mm256_unpackhi_epi32(a[4 * q], a[4 * q + 2]);
+        b[4 * q + 2] = _mm256_unpacklo_epi32(a[4 * q + 1], a[4 * q + 3]);
+        b[4 * q + 3] = _mm256_unpackhi_epi32(a[4 * q + 1], a[4 * q + 3]);
+    }
+    // c[8o + j]: rows 8o..8o + 8, column j of each half.
+    let mut c = [zero(); 16];
+    for o in 0..2 {
+        for j in 0..4 {
+            c[8 * o + 2 * j] = _mm256_unpacklo_epi64(b[8 * o + j], b[8 * o + 4 + j]);
+            c[8 * o + 2 * j + 1] = _mm256_unpackhi_epi64(b[8 * o + j], b[8 * o + 4 + j]);
+        }
+    }
+    for j in 0..8 {
+        x[j] = _mm256_permute2x128_si256::<0x20>(c[j], c[8 + j]);
+        x[j + 8] = _mm256_permute2x128_si256::<0x31>(c[j], c[8 + j]);
+    }
+}
+
+/// Overwrites secret vectors with zeros (a value barrier keeps the stores).
+#[inline(always)]
+fn wipe_vectors(v: &mut [__m256i]) {
+    v.fill(zero());
+    core::hint::black_box(v);
+}
+
+/// Lane-wise schoolbook `r = a·b` (2N vectors, the last zero) for N-vector
+/// operands, N ≤ [`LANE_BASE`]: fully unrolled, the 2N − 1 sums in
+/// registers.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_schoolbook<const N: usize>(r: &mut [__m256i], a: &[__m256i], b: &[__m256i]) {
+    let a: &[__m256i; N] = a.try_into().expect("block");
+    let b: &[__m256i; N] = b.try_into().expect("block");
+    let mut acc = [zero(); 2 * LANE_BASE];
+    for i in 0..N {
+        for j in 0..N {
+            acc[i + j] = _mm256_add_epi16(acc[i + j], _mm256_mullo_epi16(a[i], b[j]));
+        }
+    }
+    r[..2 * N].copy_from_slice(&acc[..2 * N]);
+}
+
+/// Largest lane-wise schoolbook block of [`lane_karatsuba`].
+const LANE_BASE: usize = 8;
+
+/// Lane-wise Karatsuba `r = a·b` (2m vectors, the last zero) for
+/// m-vector operands, down to [`lane_schoolbook`] blocks of at most
+/// [`LANE_BASE`] vectors; `s` is scratch (4·⌈m/2⌉ per level).
+#[target_feature(enable = "avx2")]
+fn lane_karatsuba(r: &mut [__m256i], a: &[__m256i], b: &[__m256i], s: &mut [__m256i]) {
+    let m = a.len();
+    if m <= LANE_BASE {
+        match m {
+            1 => lane_schoolbook::<1>(r, a, b),
+            2 => lane_schoolbook::<2>(r, a, b),
+            3 => lane_schoolbook::<3>(r, a, b),
+            4 => lane_schoolbook::<4>(r, a, b),
+            5 => lane_schoolbook::<5>(r, a, b),
+            6 => lane_schoolbook::<6>(r, a, b),
+            7 => lane_schoolbook::<7>(r, a, b),
+            _ => lane_schoolbook::<8>(r, a, b),
+        }
+        return;
+    }
+    let h = m.div_ceil(2);
+    let l = m - h;
+    let (a0, a1) = a.split_at(h);
+    let (b0, b1) = b.split_at(h);
+    {
+        let (r0, r1) = r.split_at_mut(2 * h);
+        lane_karatsuba(r0, a0, b0, s);
+        lane_karatsuba(&mut r1[..2 * l], a1, b1, s);
+    }
+    let (sa, rest) = s.split_at_mut(h);
+    let (sb, rest) = rest.split_at_mut(h);
+    let (mid, rest) = rest.split_at_mut(2 * h);
+    if l == h {
+        for i in 0..h {
+            sa[i] = _mm256_add_epi16(a0[i], a1[i]);
+            sb[i] = _mm256_add_epi16(b0[i], b1[i]);
+        }
+        lane_karatsuba(mid, sa, sb, rest);
+        // With a0·b0 = (L0, H0), a1·b1 = (L1, H1), mid = (ML, MH) in
+        // halves of h and T = H0 − L1: r = (L0, T + ML − L0, MH − H1 − T,
+        // H1), one pass.
+        let (r0, r1) = r.split_at_mut(2 * h);
+        let (l0, h0) = r0.split_at_mut(h);
+        let (l1, h1) = r1.split_at_mut(h);
+        let (ml, mh) = mid.split_at(h);
+        for i in 0..h {
+            let t = _mm256_sub_epi16(h0[i], l1[i]);
+            h0[i] = _mm256_sub_epi16(_mm256_add_epi16(t, ml[i]), l0[i]);
+            l1[i] = _mm256_sub_epi16(_mm256_sub_epi16(mh[i], h1[i]), t);
+        }
+        return;
+    }
+    sa.copy_from_slice(a0);
+    sb.copy_from_slice(b0);
+    for i in 0..l {
+        sa[i] = _mm256_add_epi16(sa[i], a1[i]);
+        sb[i] = _mm256_add_epi16(sb[i], b1[i]);
+    }
+    lane_karatsuba(mid, sa, sb, rest);
+    for i in 0..2 * h {
+        mid[i] = _mm256_sub_epi16(mid[i], r[i]);
+    }
+    for i in 0..2 * l {
+        mid[i] = _mm256_sub_epi16(mid[i], r[2 * h + i]);
+    }
+    // The top vector of `mid` is zero: 3h − 1 ≤ 2m vectors.
+    for i in 0..2 * h - 1 {
+        r[h + i] = _mm256_add_epi16(r[h + i], mid[i]);
+    }
+}
+
+/// The 27 products of the three top Karatsuba levels, by index t = 9·d1 +
+/// 3·d2 + d3 with digits d ∈ {0: low half, 1: high half, 2: sum of both}
+/// (d1 the top level).
+const TOP: usize = 27;
+
+/// Digit k (0 = top level) of product index t.
+const fn digit(t: usize, k: usize) -> usize {
+    let mut t = t;
+    let mut i = 2;
+    while i > k {
+        t /= 3;
+        i -= 1;
+    }
+    t % 3
+}
+
+/// `row = ` the operand of product t of `a` (mb coefficients): the sum of
+/// the eighths of `a` (zero-padded to 8·mb coefficients) its digits select.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn top_operand(row: &mut [u16], a: &[u16], t: usize) {
+    let mb = row.len();
+    row.fill(0);
+    for blk in 0..8 {
+        let mut take = true;
+        for k in 0..3 {
+            let bit = (blk >> (2 - k)) & 1;
+            let d = digit(t, k);
+            take &= d == 2 || d == bit;
+        }
+        if take && blk * mb < a.len() {
+            let src = &a[blk * mb..a.len().min((blk + 1) * mb)];
+            for (x, &y) in row.iter_mut().zip(src) {
+                *x = x.wrapping_add(y);
+            }
+        }
+    }
+}
+
+/// The terms (offset, sign) with which product t enters the result of the
+/// three top Karatsuba levels of an m-coefficient product: level k (half
+/// size h = m/2^(k+1)) multiplies the low product by 1 − x^h, the high one
+/// by x^2h − x^h and the middle one by x^h. Returns the count (≤ 8).
+const fn top_terms(t: usize, m: usize) -> ([(usize, bool); 8], usize) {
+    let mut terms = [(0usize, true); 8];
+    let mut count = 1;
+    let mut k = 0;
+    while k < 3 {
+        let h = m >> (k + 1);
+        let d = digit(t, k);
+        let mut i = 0;
+        let old = count;
+        while i < old {
+            let (off, pos) = terms[i];
+            match d {
+                0 => {
+                    terms[i] = (off, pos);
+                    terms[count] = (off + h, !pos);
+                    count += 1;
+                }
+                1 => {
+                    terms[i] = (off + 2 * h, pos);
+                    terms[count] = (off + h, !pos);
+                    count += 1;
+                }
+                _ => terms[i] = (off + h, pos),
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    (terms, count)
+}
+
+/// [`top_terms`] of the 27 products.
+const fn top_terms_table(m: usize) -> [([(usize, bool); 8], usize); TOP] {
+    let mut table = [([(0usize, true); 8], 0usize); TOP];
+    let mut t = 0;
+    while t < TOP {
+        table[t] = top_terms(t, m);
+        t += 1;
+    }
+    table
+}
+
+/// `r = a·b mod (x^n − 1)` for n-coefficient operands, n ≤ 8·MB: see the
+/// module documentation. Stack: 10·MB vectors (30 KB for MB = 96, 60 KB
+/// for MB = 192).
+#[target_feature(enable = "avx2")]
+fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    const { assert!(MB.is_multiple_of(16)) };
+    let m = 8 * MB;
+    let n = a.len();
+    assert!(n <= m && b.len() == n && r.len() == n);
+    let table = const { top_terms_table(8 * MB) };
+    // The full product, 2m coefficients.
+    let mut wide = [[0u16; MB]; 16];
+    let acc = wide.as_flattened_mut();
+    let mut rows = [[0u16; MB]; 16];
+    let mut va = [zero(); MB];
+    let mut vb = [zero(); MB];
+    let mut vp = [[zero(); MB]; 2];
+    let mut scratch = [[zero(); MB]; 4];
+    for group in 0..TOP.div_ceil(16) {
+        let lanes = (TOP - 16 * group).min(16);
+        // Transposed operands: lane l of va[c] = coefficient c of the a
+        // operand of product 16·group + l (zero for the unused lanes).
+        for (x, v) in [(a, &mut va), (b, &mut vb)] {
+            for (l, row) in rows.iter_mut().enumerate() {
+                if l < lanes {
+                    top_operand(row, x, 16 * group + l);
+                } else {
+                    row.fill(0);
+                }
+            }
+            for blk in 0..MB / 16 {
+                let mut t = [zero(); 16];
+                for (l, tl) in t.iter_mut().enumerate() {
+                    *tl = load(&rows[l][16 * blk..]);
+                }
+                transpose16(&mut t);
+                v[16 * blk..16 * blk + 16].copy_from_slice(&t);
+            }
+        }
+        let vp = vp.as_flattened_mut();
+        let scratch = scratch.as_flattened_mut();
+        lane_karatsuba(vp, &va, &vb, scratch);
+        // Back to one product per row: out[l·2MB/16 + blk] holds
+        // coefficients 16·blk.. of product 16·group + l.
+        let blocks = 2 * MB / 16;
+        let out = &mut scratch[..16 * blocks];
+        for blk in 0..blocks {
+            let mut t: [__m256i; 16] = vp[16 * blk..16 * blk + 16].try_into().expect("16");
+            transpose16(&mut t);
+            for (l, &tl) in t.iter().enumerate() {
+                out[l * blocks + blk] = tl;
+            }
+        }
+        // Each product added into the full product at its terms' offsets
+        // (consecutive updates touch distinct addresses).
+        for (l, (terms, count)) in table[16 * group..16 * group + lanes].iter().enumerate() {
+            let row = &out[l * blocks..(l + 1) * blocks];
+            for &(off, pos) in &terms[..*count] {
+                for (blk, &v) in row.iter().enumerate() {
+                    let dst = &mut acc[off + 16 * blk..];
+                    let x = load(dst);
+                    let x = if pos {
+                        _mm256_add_epi16(x, v)
+                    } else {
+                        _mm256_sub_epi16(x, v)
+                    };
+                    store(dst, x);
+                }
+            }
+        }
+    }
+    // The product has degree below 2n − 1: fold it modulo x^n − 1.
+    crate::poly::fold(r, &acc[..2 * n]);
+    ct::wipe(acc);
+    ct::wipe(rows.as_flattened_mut());
+    wipe_vectors(&mut va);
+    wipe_vectors(&mut vb);
+    wipe_vectors(vp.as_flattened_mut());
+    wipe_vectors(scratch.as_flattened_mut());
+}
+
 crate::poly::karatsuba_fn!(
-    /// The Karatsuba product compiled for AVX2, on [`base_mul`].
+    /// The Karatsuba product compiled for AVX2, on [`base_mul`] (lengths
+    /// [`mul_wide`] does not give to [`mul_lanes`]).
     #[target_feature(enable = "avx2")]
     fn karatsuba, base = base_mul
 );
@@ -110,4 +532,107 @@ pub(super) fn run<O: Operation>(token: Avx2, op: O) -> O::Output {
     let _ = token;
     // SAFETY: the token exists, so this CPU has AVX2.
     unsafe { run_with_features(op) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::schoolbook;
+    use std::vec;
+    use std::vec::Vec;
+
+    fn rand_poly(seed: &mut u64, n: usize) -> Vec<u16> {
+        (0..n)
+            .map(|_| {
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (*seed >> 40) as u16
+            })
+            .collect()
+    }
+
+    #[test]
+    fn transpose_is_a_transpose() {
+        if Avx2::detect().is_none() {
+            return;
+        }
+        let mut x = [[0u16; 16]; 16];
+        for (i, row) in x.iter_mut().enumerate() {
+            for (j, c) in row.iter_mut().enumerate() {
+                *c = (16 * i + j) as u16;
+            }
+        }
+        let mut t = [[0u16; 16]; 16];
+        // SAFETY: AVX2 was detected above.
+        unsafe {
+            let mut v: [__m256i; 16] = core::array::from_fn(|i| load(&x[i]));
+            transpose16(&mut v);
+            for (row, &vi) in t.iter_mut().zip(&v) {
+                store(row, vi);
+            }
+        }
+        for i in 0..16 {
+            for j in 0..16 {
+                assert_eq!(t[i][j], x[j][i]);
+            }
+        }
+    }
+
+    #[test]
+    fn ring_product_matches_schoolbook() {
+        if Avx2::detect().is_none() {
+            return;
+        }
+        let mut seed = 5;
+        for n in [509, 677, 701, 821, 1229, 1373] {
+            for round in 0..3 {
+                let (mut a, mut b) = (rand_poly(&mut seed, n), rand_poly(&mut seed, n));
+                if round == 0 {
+                    a.fill(u16::MAX);
+                    b.fill(u16::MAX);
+                }
+                let mut wide = vec![0u16; 2 * n];
+                schoolbook(&mut wide, &a, &b);
+                let want: Vec<u16> = (0..n).map(|k| wide[k].wrapping_add(wide[k + n])).collect();
+                let mut got = vec![1u16; n];
+                let mb = crate::params::padded_len(n) / 8;
+                // SAFETY: AVX2 was detected above.
+                unsafe {
+                    match mb {
+                        64 => ring_mul_lanes::<64>(&mut got, &a, &b),
+                        96 => ring_mul_lanes::<96>(&mut got, &a, &b),
+                        112 => ring_mul_lanes::<112>(&mut got, &a, &b),
+                        160 => ring_mul_lanes::<160>(&mut got, &a, &b),
+                        _ => ring_mul_lanes::<192>(&mut got, &a, &b),
+                    }
+                }
+                assert_eq!(got, want, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn product_matches_schoolbook() {
+        if Avx2::detect().is_none() {
+            return;
+        }
+        let mut seed = 3;
+        for m in [100, 512, 768] {
+            for round in 0..3 {
+                let (mut a, mut b) = (rand_poly(&mut seed, m), rand_poly(&mut seed, m));
+                if round == 0 {
+                    a.fill(u16::MAX);
+                    b.fill(u16::MAX);
+                }
+                let mut want = vec![0u16; 2 * m];
+                schoolbook(&mut want, &a, &b);
+                let mut got = vec![1u16; 2 * m];
+                let mut s = vec![0u16; crate::params::karatsuba_scratch(m)];
+                // SAFETY: AVX2 was detected above.
+                unsafe { mul_wide(&mut got, &a, &b, &mut s) };
+                assert_eq!(got, want, "m = {m}");
+            }
+        }
+    }
 }

@@ -4,7 +4,8 @@
 //! with the generic code that calls them, so that the modules form a chain:
 //! params → poly, sample, inv → kem → backend → contract).
 //!
-//! * [`Portable`] (`portable.rs`): the reference, every target.
+//! * [`Portable`] (`portable.rs`): the reference, every target; on 32-bit
+//!   Arm its schoolbook's `SMLADX` is assembly (`armv7em.rs`).
 //! * `avx2` (`avx2.rs`): the ring product's base case on 16-lane vectors,
 //!   the whole operation compiled for AVX2; x86_64 only, left out by
 //!   `--cfg pqforge_backend="portable"`.
@@ -13,6 +14,8 @@
 //! written once, generic over the backend) to [`run`], which asks the CPU
 //! once and runs the operation instantiated for the best backend.
 
+#[cfg(target_arch = "arm")]
+mod armv7em;
 mod portable;
 
 pqforge_core::x86_simd! {
