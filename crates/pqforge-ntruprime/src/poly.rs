@@ -124,22 +124,29 @@ pub(crate) fn mul_karatsuba<P: ParameterSet, M: Multiply>(
     let (r, rest32) = w32.as_mut().split_at_mut(2 * n - 1);
     M::mul(r, x, y, rest16, rest32);
     fold_reduce(out, &mut r[..2 * p - 1], m);
-    w16.zeroize();
-    w32.zeroize();
+    // Plain stores kept alive by a barrier (volatile element stores cost
+    // about as much as the product on x86_64).
+    pqforge_core::ct::wipe(w16.as_mut());
+    pqforge_core::ct::wipe(w32.as_mut());
 }
 
 /// Folds a product of `2p - 1` coefficients into `p` using x^p = x + 1
-/// (from the top, so each folded coefficient lands below p), then reduces
+/// (each folded coefficient lands below p, so no cascade), then reduces
 /// each coefficient with `md` into `out`.
 #[inline(always)]
 pub(crate) fn fold_reduce(out: &mut [i16], prod: &mut [i32], md: Modulus) {
     let p = out.len();
-    for i in (p..2 * p - 1).rev() {
-        let t = prod[i];
-        prod[i - p] += t;
-        prod[i - p + 1] += t;
+    // x^(p+j) = x^(j+1) + x^j lands below p for every j < p - 1: no
+    // cascade, so two plain (vectorizable) passes.
+    let (lo, hi) = prod.split_at_mut(p);
+    let hi = &hi[..p - 1];
+    for (o, &t) in lo[..p - 1].iter_mut().zip(hi) {
+        *o += t;
     }
-    for (o, &x) in out.iter_mut().zip(&prod[..p]) {
+    for (o, &t) in lo[1..].iter_mut().zip(hi) {
+        *o += t;
+    }
+    for (o, &x) in out.iter_mut().zip(&lo[..p]) {
         *o = md.freeze(x);
     }
 }

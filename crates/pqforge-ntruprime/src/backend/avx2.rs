@@ -19,7 +19,7 @@ use core::arch::x86_64::{
 };
 
 use pqforge_core::cpu::Avx2 as Token;
-use zeroize::Zeroize;
+use pqforge_core::ct;
 
 use crate::arith::Modulus;
 use crate::kem::Backend;
@@ -29,50 +29,94 @@ use crate::poly::{Karatsuba, Multiply};
 /// The largest leaf: sntrup1277's operands padded to 1280, over 2^3.
 const MAX_LEAF: usize = 160;
 
+/// Zero words on each side of the packed `b` pairs in [`leaf`].
+const PAD: usize = 32;
+
 /// The schoolbook leaf `r[0..2n-1] = a · b` (n even, n ≤ [`MAX_LEAF`];
 /// |a_i| < 2^15, |b_i| ≤ 8, so every 32-bit lane stays far from overflow).
 ///
-/// With Q[m] = (b[m], b[m-1]) as a pair of 16-bit lanes (zero outside),
-/// one `vpmaddwd` of the broadcast pair (a[i], a[i+1]) with Q[k0-i ..
-/// k0-i+8] adds a[i]·b[k-i] + a[i+1]·b[k-i-1] to the outputs k = k0 …
-/// k0+7. For each block of eight outputs only the pairs that can reach it
-/// are visited (bounds from k0 and n: public).
+/// With Q[m] = (b[m], b[m-1]) as a pair of 16-bit lanes (zero outside
+/// 0 ..= n), one `vpmaddwd` of the broadcast pair (a[i], a[i+1]) with
+/// Q[k0-i .. k0-i+8] adds a[i]·b[k-i] + a[i+1]·b[k-i-1] to the outputs
+/// k = k0 … k0+7. Outputs go in blocks of 32 (four accumulators), so each
+/// broadcast pair, loaded from a packed array, feeds four multiply-adds;
+/// for each block only the pairs that can reach it are visited (bounds
+/// from k0 and n: public), the others would meet zero words of Q.
 #[target_feature(enable = "avx2")]
 #[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores (loadu/storeu)
 fn leaf(r: &mut [i32], a: &[i16], b: &[i16]) {
     let n = a.len();
     assert!(n.is_multiple_of(2) && n <= MAX_LEAF && b.len() == n && r.len() >= 2 * n - 1);
-    // q[8 + m] = Q[m] for m in -8 .. n + 16.
-    let mut q = [0u32; MAX_LEAF + 24];
-    for m in 0..=n {
-        let lo = if m < n { b[m] } else { 0 };
-        let hi = if m >= 1 { b[m - 1] } else { 0 };
-        q[8 + m] = u32::from(lo as u16) | u32::from(hi as u16) << 16;
+    // q[PAD + m] = Q[m] for m in -PAD .. n + 48.
+    let mut q = [0u32; MAX_LEAF + 2 * PAD + 16];
+    // Branch-free (vectorizes): the ends apart, then Q[m] for 0 < m < n.
+    q[PAD] = u32::from(b[0] as u16);
+    q[PAD + n] = u32::from(b[n - 1] as u16) << 16;
+    for ((o, &lo), &hi) in q[PAD + 1..PAD + n].iter_mut().zip(&b[1..]).zip(&b[..n - 1]) {
+        *o = u32::from(lo as u16) | u32::from(hi as u16) << 16;
     }
-    let mut acc = [0i32; 2 * MAX_LEAF + 8];
-    for k0 in (0..2 * n - 1).step_by(8) {
+    // ap[j] = (a[2j], a[2j+1]).
+    let mut ap = [0u32; MAX_LEAF / 2];
+    for (o, (&x, &y)) in ap[..n / 2]
+        .iter_mut()
+        .zip(a.iter().step_by(2).zip(a[1..].iter().step_by(2)))
+    {
+        *o = u32::from(x as u16) | u32::from(y as u16) << 16;
+    }
+    let mut acc = [0i32; 2 * MAX_LEAF + 32];
+    let mut k0 = 0;
+    while k0 < 2 * n - 1 {
+        // Pair (i, i+1) reaches outputs i ..= i + n: from k0 - n on, up
+        // to k0 + 31.
         let start = k0.saturating_sub(n) & !1;
-        let end = n.min(k0 + 8);
-        let mut s = _mm256_setzero_si256();
-        for i in (start..end).step_by(2) {
-            let pair = u32::from(a[i] as u16) | u32::from(a[i + 1] as u16) << 16;
-            let av = _mm256_set1_epi32(pair as i32);
-            // k0 - i ≥ -6 (i ≤ k0 + 6) and ≤ n + 1 (i ≥ k0 - n - 1), so the
-            // eight words read lie in q[2 .. n + 17].
-            let idx = 8 + k0 - i;
-            assert!(idx + 8 <= q.len());
-            // SAFETY: q holds at least idx + 8 words (checked above); an
-            // unaligned 256-bit load.
-            let bv = unsafe { _mm256_loadu_si256(q.as_ptr().add(idx).cast::<__m256i>()) };
-            s = _mm256_add_epi32(s, _mm256_madd_epi16(av, bv));
+        let end = n.min(k0 + 32);
+        let mut s0 = _mm256_setzero_si256();
+        let mut s1 = _mm256_setzero_si256();
+        let mut s2 = _mm256_setzero_si256();
+        let mut s3 = _mm256_setzero_si256();
+        let mut i = start;
+        while i < end {
+            let av = _mm256_set1_epi32(ap[i / 2] as i32);
+            // i ≤ k0 + 30 and i ≥ k0 - n - 1: base ≥ PAD - 30 and
+            // base + 32 ≤ PAD + n + 33 < q.len().
+            let base = PAD + k0 - i;
+            assert!(base + 32 <= q.len());
+            let p = q.as_ptr();
+            // SAFETY: q holds at least base + 32 words (checked above);
+            // unaligned 256-bit loads.
+            let (b0, b1, b2, b3) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(base).cast::<__m256i>()),
+                    _mm256_loadu_si256(p.add(base + 8).cast::<__m256i>()),
+                    _mm256_loadu_si256(p.add(base + 16).cast::<__m256i>()),
+                    _mm256_loadu_si256(p.add(base + 24).cast::<__m256i>()),
+                )
+            };
+            s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(av, b0));
+            s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(av, b1));
+            s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(av, b2));
+            s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(av, b3));
+            i += 2;
         }
-        // SAFETY: k0 + 8 ≤ 2n + 6 < acc.len(); an unaligned 256-bit store.
-        unsafe { _mm256_storeu_si256(acc.as_mut_ptr().add(k0).cast::<__m256i>(), s) };
+        assert!(k0 + 32 <= acc.len());
+        let o = acc.as_mut_ptr();
+        // SAFETY: k0 + 32 ≤ acc.len() (checked above); unaligned 256-bit
+        // stores.
+        unsafe {
+            _mm256_storeu_si256(o.add(k0).cast::<__m256i>(), s0);
+            _mm256_storeu_si256(o.add(k0 + 8).cast::<__m256i>(), s1);
+            _mm256_storeu_si256(o.add(k0 + 16).cast::<__m256i>(), s2);
+            _mm256_storeu_si256(o.add(k0 + 24).cast::<__m256i>(), s3);
+        }
+        k0 += 32;
     }
     r[..2 * n - 1].copy_from_slice(&acc[..2 * n - 1]);
-    // Secret-derived: wiped before the frame is left.
-    q.zeroize();
-    acc.zeroize();
+    // Secret-derived: wiped before the frame is left (plain stores kept
+    // alive by a barrier: volatile element stores cost more than the
+    // products here).
+    ct::wipe(&mut q);
+    ct::wipe(&mut ap);
+    ct::wipe(&mut acc);
 }
 
 /// The `vpmaddwd` leaf as a [`Multiply`] (only reached from the AVX2
