@@ -134,3 +134,31 @@ fn operations_all_sets() {
     operations::<Sntrup1013>(5);
     operations::<Sntrup1277>(6);
 }
+
+#[test]
+fn sort_kernel() {
+    let mut rng = TestRng::new(0x50f7);
+    let mut lens: Vec<usize> = (0..=40).collect();
+    lens.extend([
+        63, 64, 65, 127, 129, 255, 511, 513, 653, 761, 857, 953, 1013, 1277,
+    ]);
+    for &n in &lens {
+        for kind in 0..3 {
+            let x: Vec<u32> = (0..n)
+                .map(|_| match kind {
+                    0 => rng.below(1 << 30) as u32 ^ (rng.below(4) as u32) << 30,
+                    // Duplicates, and the extremes of both signed halves.
+                    1 => [0, 1, u32::MAX, 0x7fff_ffff, 0x8000_0000][rng.below(5)],
+                    _ => rng.below(3) as u32,
+                })
+                .collect();
+            let mut want = x.clone();
+            want.sort_unstable();
+            for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let mut got = x.clone();
+                testing::sort(b, &mut got).expect("available");
+                assert_eq!(got, want, "{} n={n} kind={kind}", b.name());
+            }
+        }
+    }
+}
