@@ -14,18 +14,20 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_blend_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
-    _mm256_max_epi32, _mm256_min_epi32, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_storeu_si256,
+    __m256i, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
+    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi32, _mm256_min_epi32, _mm256_mulhi_epi16,
+    _mm256_mullo_epi16, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_sign_epi8, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use pqforge_core::cpu::Avx2 as Token;
 use pqforge_core::ct;
 
-use crate::arith::Modulus;
+use crate::arith::{ModQ, Modulus, negative_mask, nonzero_mask};
 use crate::kem::Backend;
 use crate::params::ParameterSet;
-use crate::poly::{Karatsuba, Multiply};
+use crate::poly::{Karatsuba, Montgomery, Multiply, fq_recip, windows};
 
 /// The largest leaf: sntrup1277's operands padded to 1280, over 2^3.
 const MAX_LEAF: usize = 160;
@@ -145,14 +147,193 @@ fn mul_small_avx2<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modu
     crate::poly::mul_karatsuba::<P, Karatsuba3Avx2>(out, a, b, m);
 }
 
+/// Room for p + 1 entries of the largest set plus the vector tails of the
+/// inversions (which may run 32 entries past a window and read one more).
+const INV_LEN: usize = 1344;
+
+/// A 256-bit unaligned load of `x[i..]` (i + 32 bytes within `x`, checked).
 #[target_feature(enable = "avx2")]
-fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
-    crate::poly::rq_recip3::<P>(out, s)
+#[inline]
+#[allow(clippy::cast_ptr_alignment)]
+fn load<T>(x: &[T], i: usize) -> __m256i {
+    assert!((i + 32 / size_of::<T>()) <= x.len());
+    // SAFETY: the 32 bytes from x[i] lie within x (checked above).
+    unsafe { _mm256_loadu_si256(x.as_ptr().add(i).cast::<__m256i>()) }
 }
 
+/// A 256-bit unaligned store to `x[i..]` (i + 32 bytes within `x`, checked).
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::cast_ptr_alignment)]
+fn store<T>(x: &mut [T], i: usize, v: __m256i) {
+    assert!((i + 32 / size_of::<T>()) <= x.len());
+    // SAFETY: the 32 bytes from x[i] lie within x (checked above).
+    unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(i).cast::<__m256i>(), v) }
+}
+
+/// `Rq_recip3` ([`crate::poly::rq_recip3`]: same steps, windows and
+/// Montgomery values, so the same output) on 16 lanes: each step's swap is
+/// fused into its update (one pass over f, g and one over v, r), and the
+/// products are `vpmulhw` / `vpmullw`. The vector tails run past the
+/// windows: entries past `w` are exact zeros and stay so, entries of f, g
+/// past `l` only feed entries past `l - 1`, which later steps never read
+/// (their windows do not grow), so the results are unchanged.
+#[target_feature(enable = "avx2")]
+fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
+    let p = P::P;
+    assert!(p + 1 + 32 <= INV_LEN && out.len() == p && s.len() == p);
+    let md = const { ModQ::new(P::Q) };
+    let mont = const { Montgomery::new(P::Q) };
+    let mut f = [0i16; INV_LEN];
+    let mut g = [0i16; INV_LEN];
+    let mut v = [0i16; INV_LEN];
+    let mut r = [0i16; INV_LEN];
+    r[0] = fq_recip::<P>(3);
+    f[0] = 1;
+    f[p - 1] = -1;
+    f[p] = -1;
+    for i in 0..p {
+        g[p - 1 - i] = i16::from(s[i]);
+    }
+    let qv = _mm256_set1_epi16(P::Q as i16);
+    let mut delta: i32 = 1;
+    for n in 0..2 * p - 1 {
+        let (l, w) = windows(p, n);
+        v.copy_within(0..w - 1, 1);
+        v[0] = 0;
+        let g0c = md.freeze(i32::from(g[0]));
+        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
+        delta ^= swap & (delta ^ -delta);
+        delta += 1;
+        let sw = ct::barrier_u32(swap as u32) as i16;
+        let t0 = sw & (f[0] ^ g[0]);
+        let (f0, g0) = (f[0] ^ t0, g[0] ^ t0);
+        f[0] = f0;
+        let swv = _mm256_set1_epi16(sw);
+        let (f0v, g0v) = (_mm256_set1_epi16(f0), _mm256_set1_epi16(g0));
+        let (f0p, g0p) = (
+            _mm256_set1_epi16(mont.pre(f0)),
+            _mm256_set1_epi16(mont.pre(g0)),
+        );
+        // a·b·2^-16 mod q with bp = b·q^-1 (see `Montgomery::mul_pre`).
+        let mm = |a: __m256i, b: __m256i, bp: __m256i| {
+            _mm256_sub_epi16(
+                _mm256_mulhi_epi16(a, b),
+                _mm256_mulhi_epi16(_mm256_mullo_epi16(a, bp), qv),
+            )
+        };
+        let mut i = 0;
+        while i < l - 1 {
+            let (x, y) = (load(&f, i + 1), load(&g, i + 1));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut f, i + 1, x);
+            store(
+                &mut g,
+                i,
+                _mm256_sub_epi16(mm(y, f0v, f0p), mm(x, g0v, g0p)),
+            );
+            i += 16;
+        }
+        g[l - 1] = 0;
+        let mut i = 0;
+        while i < w {
+            let (x, y) = (load(&v, i), load(&r, i));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut v, i, x);
+            store(
+                &mut r,
+                i,
+                _mm256_sub_epi16(mm(y, f0v, f0p), mm(x, g0v, g0p)),
+            );
+            i += 16;
+        }
+    }
+    let scale = i32::from(fq_recip::<P>(md.freeze(i32::from(f[0]))));
+    for i in 0..p {
+        out[i] = md.freeze(scale * i32::from(v[p - 1 - i]));
+    }
+    let ret = nonzero_mask(delta);
+    ct::wipe(&mut f);
+    ct::wipe(&mut g);
+    ct::wipe(&mut v);
+    ct::wipe(&mut r);
+    ret
+}
+
+/// `R3_recip` ([`crate::poly::r3_recip`]: same steps and windows, same
+/// output) on 32 byte lanes, swaps fused into the updates as in
+/// [`rq_recip3_avx2`]: sign·x is `vpsignb` and the reduction of a sum in
+/// [-2, 2] a `vpshufb` of a 5-entry register table (no memory lookup).
 #[target_feature(enable = "avx2")]
 fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
-    crate::poly::r3_recip::<P>(out, s)
+    let p = P::P;
+    assert!(p + 1 + 32 <= INV_LEN && out.len() == p && s.len() == p);
+    let mut f = [0i8; INV_LEN];
+    let mut g = [0i8; INV_LEN];
+    let mut v = [0i8; INV_LEN];
+    let mut r = [0i8; INV_LEN];
+    r[0] = 1;
+    f[0] = 1;
+    f[p - 1] = -1;
+    f[p] = -1;
+    for i in 0..p {
+        g[p - 1 - i] = s[i];
+    }
+    // Entry x + 2 is x mod 3 (centered) for x in [-2, 2], in both halves.
+    let tbl = _mm256_setr_epi8(
+        1, -1, 0, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0,
+    );
+    let two = _mm256_set1_epi8(2);
+    let mut delta: i32 = 1;
+    for n in 0..2 * p - 1 {
+        let (l, w) = windows(p, n);
+        v.copy_within(0..w - 1, 1);
+        v[0] = 0;
+        // -g0/f0 mod 3 (f0 = ±1), before the swap (symmetric in f, g).
+        let sign = (-g[0]).wrapping_mul(f[0]);
+        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
+        delta ^= swap & (delta ^ -delta);
+        delta += 1;
+        let sw = ct::barrier_u32(swap as u32) as i8;
+        let t0 = sw & (f[0] ^ g[0]);
+        f[0] ^= t0;
+        let swv = _mm256_set1_epi8(sw);
+        let sv = _mm256_set1_epi8(sign);
+        let mut i = 0;
+        while i < l - 1 {
+            let (x, y) = (load(&f, i + 1), load(&g, i + 1));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut f, i + 1, x);
+            let sum = _mm256_add_epi8(_mm256_add_epi8(y, _mm256_sign_epi8(x, sv)), two);
+            store(&mut g, i, _mm256_shuffle_epi8(tbl, sum));
+            i += 32;
+        }
+        g[l - 1] = 0;
+        let mut i = 0;
+        while i < w {
+            let (x, y) = (load(&v, i), load(&r, i));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut v, i, x);
+            let sum = _mm256_add_epi8(_mm256_add_epi8(y, _mm256_sign_epi8(x, sv)), two);
+            store(&mut r, i, _mm256_shuffle_epi8(tbl, sum));
+            i += 32;
+        }
+    }
+    let sign = f[0];
+    for i in 0..p {
+        out[i] = sign * v[p - 1 - i];
+    }
+    let ret = nonzero_mask(delta);
+    ct::wipe(&mut f);
+    ct::wipe(&mut g);
+    ct::wipe(&mut v);
+    ct::wipe(&mut r);
+    ret
 }
 
 /// The longest list [`sort_avx2`] sorts (sntrup1277's p, rounded up to 8).
