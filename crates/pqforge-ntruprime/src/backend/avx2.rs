@@ -171,6 +171,20 @@ fn store<T>(x: &mut [T], i: usize, v: __m256i) {
     unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(i).cast::<__m256i>(), v) }
 }
 
+/// `v` unchanged, but opaque to the optimiser: a broadcast it cannot see
+/// through. Without it LLVM turns `vpmulhw` by a broadcast 16-bit value
+/// into sign extensions and 32-bit `vpmulld` on half the lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn opaque(mut v: __m256i) -> __m256i {
+    // SAFETY: an empty instruction sequence on one vector register; no
+    // memory, stack or flags touched.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags));
+    }
+    v
+}
+
 /// `Rq_recip3` ([`crate::poly::rq_recip3`]: same steps, windows and
 /// Montgomery values, so the same output) on 16 lanes: each step's swap is
 /// fused into its update (one pass over f, g and one over v, r), and the
@@ -195,7 +209,8 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     for i in 0..p {
         g[p - 1 - i] = i16::from(s[i]);
     }
-    let qv = _mm256_set1_epi16(P::Q as i16);
+    // Opaque (see [`opaque`]), like the broadcasts below.
+    let qv = opaque(_mm256_set1_epi16(P::Q as i16));
     let mut delta: i32 = 1;
     for n in 0..2 * p - 1 {
         let (l, w) = windows(p, n);
@@ -210,16 +225,18 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
         let (f0, g0) = (f[0] ^ t0, g[0] ^ t0);
         f[0] = f0;
         let swv = _mm256_set1_epi16(sw);
-        let (f0v, g0v) = (_mm256_set1_epi16(f0), _mm256_set1_epi16(g0));
+        let (f0v, g0v) = (opaque(_mm256_set1_epi16(f0)), opaque(_mm256_set1_epi16(g0)));
         let (f0p, g0p) = (
-            _mm256_set1_epi16(mont.pre(f0)),
-            _mm256_set1_epi16(mont.pre(g0)),
+            opaque(_mm256_set1_epi16(mont.pre(f0))),
+            opaque(_mm256_set1_epi16(mont.pre(g0))),
         );
         // a·b·2^-16 mod q with bp = b·q^-1 (see `Montgomery::mul_pre`).
+        // The broadcasts pass `opaque` at each use: hoisted out of the
+        // loop, their sign extension turns `vpmulhw` into `vpmulld`.
         let mm = |a: __m256i, b: __m256i, bp: __m256i| {
             _mm256_sub_epi16(
-                _mm256_mulhi_epi16(a, b),
-                _mm256_mulhi_epi16(_mm256_mullo_epi16(a, bp), qv),
+                _mm256_mulhi_epi16(a, opaque(b)),
+                _mm256_mulhi_epi16(_mm256_mullo_epi16(a, bp), opaque(qv)),
             )
         };
         let mut i = 0;
