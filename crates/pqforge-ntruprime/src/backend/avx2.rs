@@ -60,11 +60,8 @@ fn leaf(r: &mut [i32], a: &[i16], b: &[i16]) {
     }
     // ap[j] = (a[2j], a[2j+1]).
     let mut ap = [0u32; MAX_LEAF / 2];
-    for (o, (&x, &y)) in ap[..n / 2]
-        .iter_mut()
-        .zip(a.iter().step_by(2).zip(a[1..].iter().step_by(2)))
-    {
-        *o = u32::from(x as u16) | u32::from(y as u16) << 16;
+    for j in 0..n / 2 {
+        ap[j] = u32::from(a[2 * j] as u16) | u32::from(a[2 * j + 1] as u16) << 16;
     }
     let mut acc = [0i32; 2 * MAX_LEAF + 32];
     let mut k0 = 0;
