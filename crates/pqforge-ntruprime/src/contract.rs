@@ -10,7 +10,7 @@ use pqforge_core::{
 };
 
 use crate::backend::{self, Operation};
-use crate::encode::{decode, encode};
+use crate::encode::{Levels, decode, encode};
 use crate::kem::{self, Backend};
 use crate::params::{
     Buf, HASH_BYTES, KEYGEN_SEED_BYTES, ParameterSet, Sntrup653, Sntrup761, Sntrup857, Sntrup953,
@@ -144,9 +144,13 @@ pub(crate) fn prepare_ek<P: ParameterSet>(pk: &[u8]) -> Result<[u8; HASH_BYTES],
 #[inline(never)]
 fn check_pk<P: ParameterSet>(pk: &[u8]) -> Result<(), Error> {
     let mut d = P::Digits::zeroed();
-    decode(d.as_mut(), pk, P::Q as u32);
+    decode(d.as_mut(), pk, const { &Levels::new(P::P, P::Q as u32) });
     let mut again = P::EkBytes::zeroed();
-    encode(again.as_mut(), d.as_mut(), P::Q as u32);
+    encode(
+        again.as_mut(),
+        d.as_mut(),
+        const { &Levels::new(P::P, P::Q as u32) },
+    );
     if again.as_ref() == pk {
         Ok(())
     } else {

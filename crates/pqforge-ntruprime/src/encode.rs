@@ -24,54 +24,80 @@ use crate::params::shrink;
 const MAX_LEVELS: usize = 12;
 
 /// One level of the codec: `len` digits, all of radix `m0` except the last
-/// (`mlast`); `off` = offset of its first emitted byte.
-#[derive(Clone, Copy, Default)]
+/// (`mlast`); `off` = offset of its first emitted byte; `d0`, `dlast` the
+/// divisors by `m0` and `mlast` (decoding).
+#[derive(Clone, Copy)]
 struct Level {
     len: usize,
     m0: u32,
     mlast: u32,
     off: usize,
+    d0: Divisor,
+    dlast: Divisor,
 }
 
-/// The levels for `p` digits of radix `m`, and the number of levels with
-/// more than one digit (the last entry is the one-digit top).
-fn levels(p: usize, m: u32) -> ([Level; MAX_LEVELS], usize) {
-    let mut out = [Level::default(); MAX_LEVELS];
-    let (mut len, mut m0, mut mlast, mut off) = (p, m, m, 0usize);
-    let mut n = 0;
-    while len > 1 {
-        out[n] = Level {
+impl Level {
+    /// An unused entry.
+    const EMPTY: Self = Self::new(0, 1, 1, 0);
+
+    /// The level (`len`, `m0`, `mlast`, `off`) with its divisors.
+    const fn new(len: usize, m0: u32, mlast: u32, off: usize) -> Self {
+        Self {
             len,
             m0,
             mlast,
             off,
-        };
-        n += 1;
-        let pairs = len / 2;
-        let (b_ord, m_ord) = shrink(m0 * m0);
-        if len % 2 == 1 {
-            off += pairs * b_ord;
-        } else {
-            let (b_last, m_last) = shrink(m0 * mlast);
-            off += (pairs - 1) * b_ord + b_last;
-            mlast = m_last;
+            d0: Divisor::new(m0),
+            dlast: Divisor::new(mlast),
         }
-        m0 = m_ord;
-        len = len.div_ceil(2);
     }
-    out[n] = Level {
-        len: 1,
-        m0: mlast,
-        mlast,
-        off,
-    };
-    (out, n)
 }
 
-/// Encodes the digits `r` (each below `m`) into `out` (exactly the
-/// encoding's length). `r` is used as scratch.
-pub(crate) fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
-    let (lv, n) = levels(r.len(), m);
+/// The levels of the codec of `p` digits of radix `m` (public), with their
+/// divisors: a constant per set and radix (`const { &Levels::new(..) }`),
+/// so no reciprocal is computed at run time.
+#[derive(Clone, Copy)]
+pub(crate) struct Levels {
+    lv: [Level; MAX_LEVELS],
+    /// The number of levels with more than one digit (`lv[n]` is the
+    /// one-digit top).
+    n: usize,
+    /// The number of digits.
+    p: usize,
+}
+
+impl Levels {
+    /// The levels for `p` digits of radix `m`.
+    pub(crate) const fn new(p: usize, m: u32) -> Self {
+        let mut out = [Level::EMPTY; MAX_LEVELS];
+        let (mut len, mut m0, mut mlast, mut off) = (p, m, m, 0usize);
+        let mut n = 0;
+        while len > 1 {
+            out[n] = Level::new(len, m0, mlast, off);
+            n += 1;
+            let pairs = len / 2;
+            let (b_ord, m_ord) = shrink(m0 * m0);
+            if len % 2 == 1 {
+                off += pairs * b_ord;
+            } else {
+                let (b_last, m_last) = shrink(m0 * mlast);
+                off += (pairs - 1) * b_ord + b_last;
+                mlast = m_last;
+            }
+            m0 = m_ord;
+            len = len.div_ceil(2);
+        }
+        out[n] = Level::new(1, mlast, mlast, off);
+        Self { lv: out, n, p }
+    }
+}
+
+/// Encodes the digits `r` (each below the radix of `lvs`, `r.len()` its
+/// digit count) into `out` (exactly the encoding's length). `r` is used as
+/// scratch.
+pub(crate) fn encode(out: &mut [u8], r: &mut [u16], lvs: &Levels) {
+    assert_eq!(r.len(), lvs.p);
+    let (lv, n) = (&lvs.lv, lvs.n);
     let mut pos = 0;
     for l in &lv[..n] {
         let pairs = l.len / 2;
@@ -104,18 +130,19 @@ pub(crate) fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
 }
 
 /// Decodes `s` (exactly the encoding's length) into `r.len()` digits, each
-/// below `m` (any input decodes).
-pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
-    let (lv, n) = levels(r.len(), m);
+/// below the radix of `lvs` (any input decodes).
+pub(crate) fn decode(r: &mut [u16], s: &[u8], lvs: &Levels) {
+    assert_eq!(r.len(), lvs.p);
+    let (lv, n) = (&lvs.lv, lvs.n);
     let top = lv[n];
     let rest = &s[top.off..];
     r[0] = if top.mlast == 1 {
         0
     } else if top.mlast <= 256 {
-        Divisor::new(top.mlast).divmod(u32::from(rest[0])).1 as u16
+        top.dlast.divmod(u32::from(rest[0])).1 as u16
     } else {
         let x = u32::from(rest[0]) | u32::from(rest[1]) << 8;
-        Divisor::new(top.mlast).divmod(x).1 as u16
+        top.dlast.divmod(x).1 as u16
     };
     for l in lv[..n].iter().rev() {
         let pairs = l.len / 2;
@@ -123,9 +150,8 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], m: u32) {
             r[l.len - 1] = r[pairs];
         }
         let (b_ord, _) = shrink(l.m0 * l.m0);
-        // Two reciprocals per level (public radices), outside the loop.
-        let d0 = Divisor::new(l.m0);
-        let dlast = Divisor::new(l.mlast);
+        // Two reciprocals per level (public radices), precomputed.
+        let (d0, dlast) = (l.d0, l.dlast);
         for k in (0..pairs).rev() {
             let last = 2 * k + 2 == l.len;
             let (m1, d1) = if last { (l.mlast, dlast) } else { (l.m0, d0) };
@@ -226,15 +252,16 @@ mod tests {
             }
             let mut out = std::vec![0u8; len];
             let mut work = r.clone();
-            encode(&mut out, &mut work, m);
+            let lvs = Levels::new(p, m);
+            encode(&mut out, &mut work, &lvs);
             let mut back = std::vec![0u16; p];
-            decode(&mut back, &out, m);
+            decode(&mut back, &out, &lvs);
             assert_eq!(back, r, "p={p} m={m}");
             // Arbitrary bytes decode into range.
             for b in &mut out {
                 *b = lcg(&mut seed) as u8;
             }
-            decode(&mut back, &out, m);
+            decode(&mut back, &out, &lvs);
             assert!(back.iter().all(|&d| u32::from(d) < m));
         }
     }

@@ -17,7 +17,7 @@ use zeroize::Zeroize;
 
 use crate::arith::Modulus;
 use crate::arith::{negative_mask, nonzero_mask};
-use crate::encode::{decode, encode, small_decode, small_encode};
+use crate::encode::{Levels, decode, encode, small_decode, small_encode};
 use crate::params::{Buf, HASH_BYTES, ParameterSet};
 use crate::poly::{Karatsuba3, MOD3, mod_q, mul_karatsuba, r3_recip, rq_recip3};
 use crate::random::Randomness;
@@ -94,7 +94,7 @@ fn short_from_words<P: ParameterSet, B: Backend>(out: &mut [i8], words: &mut [u3
 /// Rq_decode of a public key into `h` (any bytes decode).
 fn rq_decode<P: ParameterSet>(h: &mut [i16], pk: &[u8]) {
     let mut d = P::Digits::zeroed();
-    decode(d.as_mut(), pk, P::Q as u32);
+    decode(d.as_mut(), pk, const { &Levels::new(P::P, P::Q as u32) });
     for (o, &x) in h.iter_mut().zip(d.as_ref()) {
         *o = x as i16 - P::Q12 as i16;
     }
@@ -106,7 +106,7 @@ fn rq_encode<P: ParameterSet>(out: &mut [u8], h: &[i16]) {
     for (o, &x) in d.as_mut().iter_mut().zip(h) {
         *o = (x + P::Q12 as i16) as u16;
     }
-    encode(out, d.as_mut(), P::Q as u32);
+    encode(out, d.as_mut(), const { &Levels::new(P::P, P::Q as u32) });
 }
 
 /// Rounded_encode: each coefficient (a multiple of 3 in [-Q12, Q12]) as
@@ -117,14 +117,22 @@ fn rounded_encode<P: ParameterSet>(out: &mut [u8], c: &[i16]) {
     for (o, &x) in d.as_mut().iter_mut().zip(c) {
         *o = (((i32::from(x) + P::Q12) * 10923) >> 15) as u16;
     }
-    encode(out, d.as_mut(), (P::Q as u32).div_ceil(3));
+    encode(
+        out,
+        d.as_mut(),
+        const { &Levels::new(P::P, (P::Q as u32).div_ceil(3)) },
+    );
     d.zeroize();
 }
 
 /// Rounded_decode: digit d ↦ 3d - Q12 (any bytes decode).
 fn rounded_decode<P: ParameterSet>(c: &mut [i16], s: &[u8]) {
     let mut d = P::Digits::zeroed();
-    decode(d.as_mut(), s, (P::Q as u32).div_ceil(3));
+    decode(
+        d.as_mut(),
+        s,
+        const { &Levels::new(P::P, (P::Q as u32).div_ceil(3)) },
+    );
     for (o, &x) in c.iter_mut().zip(d.as_ref()) {
         *o = (3 * i32::from(x) - P::Q12) as i16;
     }

@@ -134,3 +134,80 @@ fn operations_all_sets() {
     operations::<Sntrup1013>(5);
     operations::<Sntrup1277>(6);
 }
+
+#[test]
+fn sort_kernel() {
+    let mut rng = TestRng::new(0x50f7);
+    let mut lens: Vec<usize> = (0..=40).collect();
+    lens.extend([
+        63, 64, 65, 127, 129, 255, 511, 513, 653, 761, 857, 953, 1013, 1277,
+    ]);
+    for &n in &lens {
+        for kind in 0..3 {
+            let x: Vec<u32> = (0..n)
+                .map(|_| match kind {
+                    0 => rng.below(1 << 30) as u32 ^ (rng.below(4) as u32) << 30,
+                    // Duplicates, and the extremes of both signed halves.
+                    1 => [0, 1, u32::MAX, 0x7fff_ffff, 0x8000_0000][rng.below(5)],
+                    _ => rng.below(3) as u32,
+                })
+                .collect();
+            let mut want = x.clone();
+            want.sort_unstable();
+            for b in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let mut got = x.clone();
+                testing::sort(b, &mut got).expect("available");
+                assert_eq!(got, want, "{} n={n} kind={kind}", b.name());
+            }
+        }
+    }
+}
+
+fn inversions<P: ParameterSet>(tag: u64) {
+    let mut rng = TestRng::new(tag);
+    let n = P::P;
+    for round in 0..6 {
+        // Dense, sparse, low-degree and periodic inputs (the latter often
+        // not invertible mod 3).
+        let s: Vec<i8> = (0..n)
+            .map(|i| match round {
+                0 | 1 => rng.below(3) as i8 - 1,
+                2 => [0, 0, 0, 0, 0, 0, 1, -1][rng.below(8)],
+                3 => i8::from(i < 5) * (rng.below(3) as i8 - 1),
+                4 => [1, -1, 0][i % 3],
+                _ => 1,
+            })
+            .collect();
+        let (mut w3, mut wq) = (vec![0i8; n], vec![0i16; n]);
+        let want = testing::recips::<P>(Backend::Portable, &mut w3, &mut wq, &s);
+        for b in others() {
+            let (mut g3, mut gq) = (vec![0i8; n], vec![0i16; n]);
+            let got = testing::recips::<P>(b, &mut g3, &mut gq, &s);
+            assert_eq!(
+                got,
+                want,
+                "{} {} verdicts, round {round}",
+                b.name(),
+                P::NAME
+            );
+            assert_eq!(g3, w3, "{} {} 1/s mod 3, round {round}", b.name(), P::NAME);
+            assert_eq!(
+                gq,
+                wq,
+                "{} {} 1/(3s) mod q, round {round}",
+                b.name(),
+                P::NAME
+            );
+        }
+    }
+}
+
+#[test]
+fn inversions_all_sets() {
+    inversions::<Sntrup653>(1);
+    inversions::<Sntrup761>(2);
+    inversions::<Sntrup857>(3);
+    inversions::<Sntrup953>(4);
+    inversions::<Sntrup1013>(5);
+    inversions::<Sntrup1277>(6);
+}

@@ -14,65 +14,109 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_set1_epi32,
-    _mm256_setzero_si256, _mm256_storeu_si256,
+    __m256i, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
+    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi32, _mm256_min_epi32, _mm256_mulhi_epi16,
+    _mm256_mullo_epi16, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_sign_epi8, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use pqforge_core::cpu::Avx2 as Token;
-use zeroize::Zeroize;
+use pqforge_core::ct;
 
-use crate::arith::Modulus;
+use crate::arith::{ModQ, Modulus, negative_mask, nonzero_mask};
 use crate::kem::Backend;
 use crate::params::ParameterSet;
-use crate::poly::{Karatsuba, Multiply};
+use crate::poly::{Karatsuba, Montgomery, Multiply, fq_recip, windows};
 
 /// The largest leaf: sntrup1277's operands padded to 1280, over 2^3.
 const MAX_LEAF: usize = 160;
 
+/// Zero words on each side of the packed `b` pairs in [`leaf`].
+const PAD: usize = 32;
+
 /// The schoolbook leaf `r[0..2n-1] = a · b` (n even, n ≤ [`MAX_LEAF`];
 /// |a_i| < 2^15, |b_i| ≤ 8, so every 32-bit lane stays far from overflow).
 ///
-/// With Q[m] = (b[m], b[m-1]) as a pair of 16-bit lanes (zero outside),
-/// one `vpmaddwd` of the broadcast pair (a[i], a[i+1]) with Q[k0-i ..
-/// k0-i+8] adds a[i]·b[k-i] + a[i+1]·b[k-i-1] to the outputs k = k0 …
-/// k0+7. For each block of eight outputs only the pairs that can reach it
-/// are visited (bounds from k0 and n: public).
+/// With Q[m] = (b[m], b[m-1]) as a pair of 16-bit lanes (zero outside
+/// 0 ..= n), one `vpmaddwd` of the broadcast pair (a[i], a[i+1]) with
+/// Q[k0-i .. k0-i+8] adds a[i]·b[k-i] + a[i+1]·b[k-i-1] to the outputs
+/// k = k0 … k0+7. Outputs go in blocks of 32 (four accumulators), so each
+/// broadcast pair, loaded from a packed array, feeds four multiply-adds;
+/// for each block only the pairs that can reach it are visited (bounds
+/// from k0 and n: public), the others would meet zero words of Q.
 #[target_feature(enable = "avx2")]
 #[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores (loadu/storeu)
 fn leaf(r: &mut [i32], a: &[i16], b: &[i16]) {
     let n = a.len();
     assert!(n.is_multiple_of(2) && n <= MAX_LEAF && b.len() == n && r.len() >= 2 * n - 1);
-    // q[8 + m] = Q[m] for m in -8 .. n + 16.
-    let mut q = [0u32; MAX_LEAF + 24];
-    for m in 0..=n {
-        let lo = if m < n { b[m] } else { 0 };
-        let hi = if m >= 1 { b[m - 1] } else { 0 };
-        q[8 + m] = u32::from(lo as u16) | u32::from(hi as u16) << 16;
+    // q[PAD + m] = Q[m] for m in -PAD .. n + 48.
+    let mut q = [0u32; MAX_LEAF + 2 * PAD + 16];
+    // Branch-free (vectorizes): the ends apart, then Q[m] for 0 < m < n.
+    q[PAD] = u32::from(b[0] as u16);
+    q[PAD + n] = u32::from(b[n - 1] as u16) << 16;
+    for ((o, &lo), &hi) in q[PAD + 1..PAD + n].iter_mut().zip(&b[1..]).zip(&b[..n - 1]) {
+        *o = u32::from(lo as u16) | u32::from(hi as u16) << 16;
     }
-    let mut acc = [0i32; 2 * MAX_LEAF + 8];
-    for k0 in (0..2 * n - 1).step_by(8) {
+    // ap[j] = (a[2j], a[2j+1]).
+    let mut ap = [0u32; MAX_LEAF / 2];
+    for j in 0..n / 2 {
+        ap[j] = u32::from(a[2 * j] as u16) | u32::from(a[2 * j + 1] as u16) << 16;
+    }
+    let mut acc = [0i32; 2 * MAX_LEAF + 32];
+    let mut k0 = 0;
+    while k0 < 2 * n - 1 {
+        // Pair (i, i+1) reaches outputs i ..= i + n: from k0 - n on, up
+        // to k0 + 31.
         let start = k0.saturating_sub(n) & !1;
-        let end = n.min(k0 + 8);
-        let mut s = _mm256_setzero_si256();
-        for i in (start..end).step_by(2) {
-            let pair = u32::from(a[i] as u16) | u32::from(a[i + 1] as u16) << 16;
-            let av = _mm256_set1_epi32(pair as i32);
-            // k0 - i ≥ -6 (i ≤ k0 + 6) and ≤ n + 1 (i ≥ k0 - n - 1), so the
-            // eight words read lie in q[2 .. n + 17].
-            let idx = 8 + k0 - i;
-            assert!(idx + 8 <= q.len());
-            // SAFETY: q holds at least idx + 8 words (checked above); an
-            // unaligned 256-bit load.
-            let bv = unsafe { _mm256_loadu_si256(q.as_ptr().add(idx).cast::<__m256i>()) };
-            s = _mm256_add_epi32(s, _mm256_madd_epi16(av, bv));
+        let end = n.min(k0 + 32);
+        let mut s0 = _mm256_setzero_si256();
+        let mut s1 = _mm256_setzero_si256();
+        let mut s2 = _mm256_setzero_si256();
+        let mut s3 = _mm256_setzero_si256();
+        let mut i = start;
+        while i < end {
+            let av = _mm256_set1_epi32(ap[i / 2] as i32);
+            // i ≤ k0 + 30 and i ≥ k0 - n - 1: base ≥ PAD - 30 and
+            // base + 32 ≤ PAD + n + 33 < q.len().
+            let base = PAD + k0 - i;
+            assert!(base + 32 <= q.len());
+            let p = q.as_ptr();
+            // SAFETY: q holds at least base + 32 words (checked above);
+            // unaligned 256-bit loads.
+            let (b0, b1, b2, b3) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(base).cast::<__m256i>()),
+                    _mm256_loadu_si256(p.add(base + 8).cast::<__m256i>()),
+                    _mm256_loadu_si256(p.add(base + 16).cast::<__m256i>()),
+                    _mm256_loadu_si256(p.add(base + 24).cast::<__m256i>()),
+                )
+            };
+            s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(av, b0));
+            s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(av, b1));
+            s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(av, b2));
+            s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(av, b3));
+            i += 2;
         }
-        // SAFETY: k0 + 8 ≤ 2n + 6 < acc.len(); an unaligned 256-bit store.
-        unsafe { _mm256_storeu_si256(acc.as_mut_ptr().add(k0).cast::<__m256i>(), s) };
+        assert!(k0 + 32 <= acc.len());
+        let o = acc.as_mut_ptr();
+        // SAFETY: k0 + 32 ≤ acc.len() (checked above); unaligned 256-bit
+        // stores.
+        unsafe {
+            _mm256_storeu_si256(o.add(k0).cast::<__m256i>(), s0);
+            _mm256_storeu_si256(o.add(k0 + 8).cast::<__m256i>(), s1);
+            _mm256_storeu_si256(o.add(k0 + 16).cast::<__m256i>(), s2);
+            _mm256_storeu_si256(o.add(k0 + 24).cast::<__m256i>(), s3);
+        }
+        k0 += 32;
     }
     r[..2 * n - 1].copy_from_slice(&acc[..2 * n - 1]);
-    // Secret-derived: wiped before the frame is left.
-    q.zeroize();
-    acc.zeroize();
+    // Secret-derived: wiped before the frame is left (plain stores kept
+    // alive by a barrier: volatile element stores cost more than the
+    // products here).
+    ct::wipe(&mut q);
+    ct::wipe(&mut ap);
+    ct::wipe(&mut acc);
 }
 
 /// The `vpmaddwd` leaf as a [`Multiply`] (only reached from the AVX2
@@ -100,19 +144,336 @@ fn mul_small_avx2<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modu
     crate::poly::mul_karatsuba::<P, Karatsuba3Avx2>(out, a, b, m);
 }
 
+/// Room for p + 1 entries of the largest set plus the vector tails of the
+/// inversions (which may run 32 entries past a window and read one more).
+const INV_LEN: usize = 1344;
+
+/// A 256-bit unaligned load of `x[i..]` (i + 32 bytes within `x`, checked).
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::cast_ptr_alignment)]
+fn load<T>(x: &[T], i: usize) -> __m256i {
+    assert!((i + 32 / size_of::<T>()) <= x.len());
+    // SAFETY: the 32 bytes from x[i] lie within x (checked above).
+    unsafe { _mm256_loadu_si256(x.as_ptr().add(i).cast::<__m256i>()) }
+}
+
+/// A 256-bit unaligned store to `x[i..]` (i + 32 bytes within `x`, checked).
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::cast_ptr_alignment)]
+fn store<T>(x: &mut [T], i: usize, v: __m256i) {
+    assert!((i + 32 / size_of::<T>()) <= x.len());
+    // SAFETY: the 32 bytes from x[i] lie within x (checked above).
+    unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(i).cast::<__m256i>(), v) }
+}
+
+/// `v` unchanged, but opaque to the optimiser: a broadcast it cannot see
+/// through. Without it LLVM turns `vpmulhw` by a broadcast 16-bit value
+/// into sign extensions and 32-bit `vpmulld` on half the lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn opaque(mut v: __m256i) -> __m256i {
+    // SAFETY: an empty instruction sequence on one vector register; no
+    // memory, stack or flags touched.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags));
+    }
+    v
+}
+
+/// `Rq_recip3` ([`crate::poly::rq_recip3`]: same steps, windows and
+/// Montgomery values, so the same output) on 16 lanes: each step's swap is
+/// fused into its update (one pass over f, g and one over v, r), and the
+/// products are `vpmulhw` / `vpmullw`. The vector tails run past the
+/// windows: entries past `w` are exact zeros and stay so, entries of f, g
+/// past `l` only feed entries past `l - 1`, which later steps never read
+/// (their windows do not grow), so the results are unchanged.
 #[target_feature(enable = "avx2")]
 fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
-    crate::poly::rq_recip3::<P>(out, s)
+    let p = P::P;
+    assert!(p + 1 + 32 <= INV_LEN && out.len() == p && s.len() == p);
+    let md = const { ModQ::new(P::Q) };
+    let mont = const { Montgomery::new(P::Q) };
+    let mut f = [0i16; INV_LEN];
+    let mut g = [0i16; INV_LEN];
+    let mut v = [0i16; INV_LEN];
+    let mut r = [0i16; INV_LEN];
+    r[0] = fq_recip::<P>(3);
+    f[0] = 1;
+    f[p - 1] = -1;
+    f[p] = -1;
+    for i in 0..p {
+        g[p - 1 - i] = i16::from(s[i]);
+    }
+    // Opaque (see [`opaque`]), like the broadcasts below.
+    let qv = opaque(_mm256_set1_epi16(P::Q as i16));
+    let mut delta: i32 = 1;
+    for n in 0..2 * p - 1 {
+        let (l, w) = windows(p, n);
+        v.copy_within(0..w - 1, 1);
+        v[0] = 0;
+        let g0c = md.freeze(i32::from(g[0]));
+        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
+        delta ^= swap & (delta ^ -delta);
+        delta += 1;
+        let sw = ct::barrier_u32(swap as u32) as i16;
+        let t0 = sw & (f[0] ^ g[0]);
+        let (f0, g0) = (f[0] ^ t0, g[0] ^ t0);
+        f[0] = f0;
+        let swv = _mm256_set1_epi16(sw);
+        let (f0v, g0v) = (opaque(_mm256_set1_epi16(f0)), opaque(_mm256_set1_epi16(g0)));
+        let (f0p, g0p) = (
+            opaque(_mm256_set1_epi16(mont.pre(f0))),
+            opaque(_mm256_set1_epi16(mont.pre(g0))),
+        );
+        // a·b·2^-16 mod q with bp = b·q^-1 (see `Montgomery::mul_pre`).
+        // The broadcasts pass `opaque` at each use: hoisted out of the
+        // loop, their sign extension turns `vpmulhw` into `vpmulld`.
+        let mm = |a: __m256i, b: __m256i, bp: __m256i| {
+            _mm256_sub_epi16(
+                _mm256_mulhi_epi16(a, opaque(b)),
+                _mm256_mulhi_epi16(_mm256_mullo_epi16(a, bp), opaque(qv)),
+            )
+        };
+        let mut i = 0;
+        while i < l - 1 {
+            let (x, y) = (load(&f, i + 1), load(&g, i + 1));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut f, i + 1, x);
+            store(
+                &mut g,
+                i,
+                _mm256_sub_epi16(mm(y, f0v, f0p), mm(x, g0v, g0p)),
+            );
+            i += 16;
+        }
+        g[l - 1] = 0;
+        let mut i = 0;
+        while i < w {
+            let (x, y) = (load(&v, i), load(&r, i));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut v, i, x);
+            store(
+                &mut r,
+                i,
+                _mm256_sub_epi16(mm(y, f0v, f0p), mm(x, g0v, g0p)),
+            );
+            i += 16;
+        }
+    }
+    let scale = i32::from(fq_recip::<P>(md.freeze(i32::from(f[0]))));
+    for i in 0..p {
+        out[i] = md.freeze(scale * i32::from(v[p - 1 - i]));
+    }
+    let ret = nonzero_mask(delta);
+    ct::wipe(&mut f);
+    ct::wipe(&mut g);
+    ct::wipe(&mut v);
+    ct::wipe(&mut r);
+    ret
 }
 
+/// `R3_recip` ([`crate::poly::r3_recip`]: same steps and windows, same
+/// output) on 32 byte lanes, swaps fused into the updates as in
+/// [`rq_recip3_avx2`]: sign·x is `vpsignb` and the reduction of a sum in
+/// [-2, 2] a `vpshufb` of a 5-entry register table (no memory lookup).
 #[target_feature(enable = "avx2")]
 fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
-    crate::poly::r3_recip::<P>(out, s)
+    let p = P::P;
+    assert!(p + 1 + 32 <= INV_LEN && out.len() == p && s.len() == p);
+    let mut f = [0i8; INV_LEN];
+    let mut g = [0i8; INV_LEN];
+    let mut v = [0i8; INV_LEN];
+    let mut r = [0i8; INV_LEN];
+    r[0] = 1;
+    f[0] = 1;
+    f[p - 1] = -1;
+    f[p] = -1;
+    for i in 0..p {
+        g[p - 1 - i] = s[i];
+    }
+    // Entry x + 2 is x mod 3 (centered) for x in [-2, 2], in both halves.
+    let tbl = _mm256_setr_epi8(
+        1, -1, 0, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 0, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0,
+    );
+    let two = _mm256_set1_epi8(2);
+    let mut delta: i32 = 1;
+    for n in 0..2 * p - 1 {
+        let (l, w) = windows(p, n);
+        v.copy_within(0..w - 1, 1);
+        v[0] = 0;
+        // -g0/f0 mod 3 (f0 = ±1), before the swap (symmetric in f, g).
+        let sign = (-g[0]).wrapping_mul(f[0]);
+        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
+        delta ^= swap & (delta ^ -delta);
+        delta += 1;
+        let sw = ct::barrier_u32(swap as u32) as i8;
+        let t0 = sw & (f[0] ^ g[0]);
+        f[0] ^= t0;
+        let swv = _mm256_set1_epi8(sw);
+        let sv = _mm256_set1_epi8(sign);
+        let mut i = 0;
+        while i < l - 1 {
+            let (x, y) = (load(&f, i + 1), load(&g, i + 1));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut f, i + 1, x);
+            let sum = _mm256_add_epi8(_mm256_add_epi8(y, _mm256_sign_epi8(x, sv)), two);
+            store(&mut g, i, _mm256_shuffle_epi8(tbl, sum));
+            i += 32;
+        }
+        g[l - 1] = 0;
+        let mut i = 0;
+        while i < w {
+            let (x, y) = (load(&v, i), load(&r, i));
+            let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
+            let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
+            store(&mut v, i, x);
+            let sum = _mm256_add_epi8(_mm256_add_epi8(y, _mm256_sign_epi8(x, sv)), two);
+            store(&mut r, i, _mm256_shuffle_epi8(tbl, sum));
+            i += 32;
+        }
+    }
+    let sign = f[0];
+    for i in 0..p {
+        out[i] = sign * v[p - 1 - i];
+    }
+    let ret = nonzero_mask(delta);
+    ct::wipe(&mut f);
+    ct::wipe(&mut g);
+    ct::wipe(&mut v);
+    ct::wipe(&mut r);
+    ret
 }
 
+/// The longest list [`sort_avx2`] sorts (sntrup1277's p, rounded up to 8).
+const MAX_SORT: usize = 1280;
+
+/// The comparators of one stage inside each 8-word vector: lane j against
+/// lane `j ^ x` (`PERM` = that permutation), the minimum to the lane whose
+/// bit `MASK` (the blend mask, lanes taking the maximum) is clear.
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores
+fn sort_in_lanes<const MASK: i32>(y: &mut [i32], perm: __m256i) {
+    let mut i = 0;
+    while i + 8 <= y.len() {
+        // SAFETY: i + 8 ≤ y.len(); unaligned 256-bit load and store.
+        unsafe {
+            let p = y.as_mut_ptr().add(i).cast::<__m256i>();
+            let v = _mm256_loadu_si256(p);
+            let w = _mm256_permutevar8x32_epi32(v, perm);
+            let r = _mm256_blend_epi32::<MASK>(_mm256_min_epi32(v, w), _mm256_max_epi32(v, w));
+            _mm256_storeu_si256(p, r);
+        }
+        i += 8;
+    }
+}
+
+/// The compare-exchange of the 8-word vectors at `lo` and `hi` (lo < hi,
+/// hi + 8 ≤ y.len(), checked), the lower vector reversed first when
+/// `MIRROR` (then lane k of `lo` meets lane 7 - k of `hi`).
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores
+fn sort_pair<const MIRROR: bool>(y: &mut [i32], lo: usize, hi: usize, rev: __m256i) {
+    assert!(lo < hi && hi + 8 <= y.len());
+    // SAFETY: lo + 8 ≤ hi + 8 ≤ y.len() (checked); unaligned 256-bit
+    // loads and stores.
+    unsafe {
+        let pl = y.as_mut_ptr().add(lo).cast::<__m256i>();
+        let ph = y.as_mut_ptr().add(hi).cast::<__m256i>();
+        let mut a = _mm256_loadu_si256(pl);
+        if MIRROR {
+            a = _mm256_permutevar8x32_epi32(a, rev);
+        }
+        let b = _mm256_loadu_si256(ph);
+        let mut mn = _mm256_min_epi32(a, b);
+        if MIRROR {
+            mn = _mm256_permutevar8x32_epi32(mn, rev);
+        }
+        _mm256_storeu_si256(pl, mn);
+        _mm256_storeu_si256(ph, _mm256_max_epi32(a, b));
+    }
+}
+
+/// The portable sort's network ([`crate::sort`]: bitonic, all ascending,
+/// virtual +∞ past the end) on 8-word vectors with `vpminsd` / `vpmaxsd`
+/// (no data-dependent branch or index). The words, top bit flipped (so
+/// signed order is unsigned order), go to a buffer padded with +∞ to a
+/// multiple of 8: a comparator meeting a pad leaves it in place, as the
+/// virtual entries do, so the result is the portable one. Distances 1, 2
+/// and 4 (and mirrors of blocks up to 8) stay inside a vector: a lane
+/// permutation, min, max and a blend; longer ones pair whole vectors,
+/// skipping the pairs whose upper vector lies past the end (public
+/// bounds).
 #[target_feature(enable = "avx2")]
 fn sort_avx2(x: &mut [u32]) {
-    crate::sort::sort_u32(x);
+    let n = x.len();
+    assert!(n <= MAX_SORT);
+    let m = n.next_multiple_of(8);
+    let mut buf = [i32::MAX; MAX_SORT];
+    let y = &mut buf[..m];
+    for (o, &v) in y.iter_mut().zip(x.iter()) {
+        *o = (v ^ 0x8000_0000) as i32;
+    }
+    let rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+    let xor1 = _mm256_setr_epi32(1, 0, 3, 2, 5, 4, 7, 6);
+    let xor2 = _mm256_setr_epi32(2, 3, 0, 1, 6, 7, 4, 5);
+    let xor3 = _mm256_setr_epi32(3, 2, 1, 0, 7, 6, 5, 4);
+    let xor4 = _mm256_setr_epi32(4, 5, 6, 7, 0, 1, 2, 3);
+    let mut size = 2;
+    while size / 2 < n {
+        let half = size / 2;
+        // Mirror stage.
+        match size {
+            2 => sort_in_lanes::<0xAA>(y, xor1),
+            4 => sort_in_lanes::<0xCC>(y, xor3),
+            8 => sort_in_lanes::<0xF0>(y, rev),
+            _ => {
+                let mut s = 0;
+                while s + half < m {
+                    let mut k = 0;
+                    while k < half && s + half + k + 8 <= m {
+                        sort_pair::<true>(y, s + half - 8 - k, s + half + k, rev);
+                        k += 8;
+                    }
+                    s += size;
+                }
+            }
+        }
+        // Half-cleaners.
+        let mut d = half / 2;
+        while d >= 1 {
+            match d {
+                1 => sort_in_lanes::<0xAA>(y, xor1),
+                2 => sort_in_lanes::<0xCC>(y, xor2),
+                4 => sort_in_lanes::<0xF0>(y, xor4),
+                _ => {
+                    let mut s = 0;
+                    while s + d < m {
+                        let mut k = 0;
+                        while k < d && s + d + k + 8 <= m {
+                            sort_pair::<false>(y, s + k, s + d + k, rev);
+                            k += 8;
+                        }
+                        s += 2 * d;
+                    }
+                }
+            }
+            d /= 2;
+        }
+        size *= 2;
+    }
+    for (o, &v) in x.iter_mut().zip(y.iter()) {
+        *o = (v as u32) ^ 0x8000_0000;
+    }
+    // Secret (the short vector's positions): wiped.
+    ct::wipe(&mut buf);
 }
 
 impl Backend for Avx2 {
