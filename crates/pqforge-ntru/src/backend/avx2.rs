@@ -293,14 +293,37 @@ fn lane_karatsuba(r: &mut [__m256i], a: &[__m256i], b: &[__m256i], s: &mut [__m2
 const TOP: usize = 27;
 
 /// Digit k (0 = top level) of product index t.
-const fn digit(t: usize, k: usize) -> usize {
+const fn digit_of(t: usize, k: usize) -> u8 {
     let mut t = t;
     let mut i = 2;
     while i > k {
         t /= 3;
         i -= 1;
     }
-    t % 3
+    (t % 3) as u8
+}
+
+/// The digits of every product index, evaluated at compile time: at
+/// opt-level "z" the run-time `/ 3` and `% 3` were `div` instructions
+/// (public operands, but the division scan must stay clean).
+const DIGITS: [[u8; 3]; TOP] = {
+    let mut d = [[0u8; 3]; TOP];
+    let mut t = 0;
+    while t < TOP {
+        let mut k = 0;
+        while k < 3 {
+            d[t][k] = digit_of(t, k);
+            k += 1;
+        }
+        t += 1;
+    }
+    d
+};
+
+/// Digit k (0 = top level) of product index t (a table lookup).
+#[inline(always)]
+const fn digit(t: usize, k: usize) -> usize {
+    DIGITS[t][k] as usize
 }
 
 /// `row = ` the operand of product t of `a` (mb coefficients): the sum of
