@@ -318,12 +318,13 @@ pub(crate) fn s3_noncanonical(bytes: &[u8], deg: usize) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::vec;
     use std::vec::Vec;
 
-    fn rand_poly(seed: &mut u64, n: usize) -> Vec<u16> {
+    /// `n` pseudo-random coefficients (an LCG on `seed`; also the backends' tests).
+    pub(crate) fn rand_poly(seed: &mut u64, n: usize) -> Vec<u16> {
         (0..n)
             .map(|_| {
                 *seed = seed

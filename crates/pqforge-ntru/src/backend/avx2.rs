@@ -561,19 +561,9 @@ pub(super) fn run<O: Operation>(token: Avx2, op: O) -> O::Output {
 mod tests {
     use super::*;
     use crate::poly::schoolbook;
+    use crate::poly::tests::rand_poly;
     use std::vec;
     use std::vec::Vec;
-
-    fn rand_poly(seed: &mut u64, n: usize) -> Vec<u16> {
-        (0..n)
-            .map(|_| {
-                *seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (*seed >> 40) as u16
-            })
-            .collect()
-    }
 
     #[test]
     fn transpose_is_a_transpose() {
