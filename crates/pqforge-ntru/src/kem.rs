@@ -19,7 +19,6 @@
 use pqforge_core::ct::{self, barrier_u32};
 use pqforge_core::ctgrind;
 use pqforge_core::sponge::sha3_256;
-use zeroize::Zeroize;
 
 use crate::inv;
 use crate::params::{PRF_KEY_BYTES, ParameterSet, SS_BYTES, padded_len};
@@ -97,7 +96,7 @@ pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16],
     B::mul_wide(prod, pa, pb, s);
     // The product has degree below 2n − 1: fold it modulo x^n − 1.
     fold(r, &prod[..2 * P::N]);
-    wide.as_mut().zeroize();
+    poly::wipe(wide.as_mut());
 }
 
 /// `r = a⁻¹` modulo (q, Φ_n) (r is an element of Z_q\[x\]/(x^n − 1) whose
@@ -121,7 +120,7 @@ fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
         rq_mul::<P, B>(r, c, s);
     }
     for b in &mut bufs {
-        b.as_mut().zeroize();
+        poly::wipe(b.as_mut());
     }
 }
 
@@ -189,7 +188,7 @@ fn sample_rm<P: ParameterSet, B: Backend>(r: &mut [u16], m: &mut [u16], seed: &[
 fn fixed_type<P: ParameterSet, B: Backend>(r: &mut [u16], seed: &[u8]) {
     let mut keys = P::SORT_ZERO;
     sample::fixed_type(r, seed, P::WEIGHT, keys.as_mut(), B::sort_i32);
-    keys.as_mut().zeroize();
+    poly::wipe(keys.as_mut());
 }
 
 /// Deterministic key generation from the f, g sample seed (`P::FG_BYTES`)
@@ -246,7 +245,7 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
     ctgrind::declassify(ek);
     dk[2 * tb + P::Q_BYTES..].copy_from_slice(&prf_key[..PRF_KEY_BYTES]);
     for p in [f, g, t1, t2, t3] {
-        p.zeroize();
+        poly::wipe(p);
     }
 }
 
@@ -269,7 +268,7 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
     s3_to_bytes(&mut rm[..tb], r);
     s3_to_bytes(&mut rm[tb..2 * tb], m);
     *ss = sha3_256(&[&rm[..2 * tb]]);
-    rm.zeroize();
+    poly::wipe(&mut rm);
     z3_to_zq(r, P::Q);
     rq_sum_zero_from_bytes(h, ek, P::LOGQ);
     rq_mul::<P, B>(c, r, h);
@@ -282,7 +281,7 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
     // Public: the ciphertext is the public output of encapsulation.
     ctgrind::declassify(ct);
     for p in [r, m, h, c] {
-        p.zeroize();
+        poly::wipe(p);
     }
 }
 
@@ -358,11 +357,11 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut
     let mask = (barrier_u32(fail) as u8).wrapping_neg();
     ct::cmov(mask, &mut good, &reject);
     *ss = good;
-    good.zeroize();
-    reject.zeroize();
-    rm.zeroize();
+    poly::wipe(&mut good);
+    poly::wipe(&mut reject);
+    poly::wipe(&mut rm);
     for p in [c, f, r, m] {
-        p.zeroize();
+        poly::wipe(p);
     }
 }
 
@@ -402,8 +401,8 @@ pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
     sq_to_bytes(ek, h, P::LOGQ);
     // Public: the encapsulation key a decapsulation key determines.
     ctgrind::declassify(ek);
-    hinv.zeroize();
-    h.zeroize();
+    poly::wipe(hinv);
+    poly::wipe(h);
 }
 
 /// 1 unless the stored h⁻¹ is one key generation can produce with the
@@ -467,7 +466,7 @@ fn check_hinv<P: ParameterSet, B: Backend>(dk: &[u8], f: &[u16]) -> u32 {
         bad |= (ones ^ half) | (negs ^ half);
     }
     for b in &mut bufs {
-        b.as_mut().zeroize();
+        poly::wipe(b.as_mut());
     }
     (bad.wrapping_neg() >> 31) & 1
 }
@@ -491,7 +490,7 @@ pub(crate) fn check_dk<P: ParameterSet, B: Backend>(dk: &[u8]) -> u32 {
     }
     t |= check_hinv::<P, B>(dk, f);
     for p in [f, finv, prod] {
-        p.zeroize();
+        poly::wipe(p);
     }
     (t.wrapping_neg() >> 31) & 1
 }

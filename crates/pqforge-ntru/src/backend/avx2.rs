@@ -326,27 +326,52 @@ const fn digit(t: usize, k: usize) -> usize {
     DIGITS[t][k] as usize
 }
 
-/// `row = ` the operand of product t of `a` (mb coefficients): the sum of
-/// the eighths of `a` (zero-padded to 8·mb coefficients) its digits select.
+/// Whether product t's operands contain eighth `blk` (blk's three bits,
+/// top level first, must match the digits of t that are not 2).
+const fn takes(t: usize, blk: usize) -> bool {
+    let mut take = true;
+    let mut k = 0;
+    while k < 3 {
+        let bit = ((blk >> (2 - k)) & 1) as u8;
+        let d = DIGITS[t][k];
+        take &= d == 2 || d == bit;
+        k += 1;
+    }
+    take
+}
+
+/// For each product t, bit `blk` set iff its operands contain eighth `blk`
+/// (its operand is the sum of those eighths).
+const SELECT: [u8; TOP] = {
+    let mut s = [0u8; TOP];
+    let mut t = 0;
+    while t < TOP {
+        let mut blk = 0;
+        while blk < 8 {
+            if takes(t, blk) {
+                s[t] |= 1 << blk;
+            }
+            blk += 1;
+        }
+        t += 1;
+    }
+    s
+};
+
+/// Coefficients `16·blk..16·blk + 16` of the operand of product t of `x`
+/// (8·mb coefficients, the eighths of mb): the sum of the selected
+/// eighths' blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn top_operand(row: &mut [u16], a: &[u16], t: usize) {
-    let mb = row.len();
-    row.fill(0);
-    for blk in 0..8 {
-        let mut take = true;
-        for k in 0..3 {
-            let bit = (blk >> (2 - k)) & 1;
-            let d = digit(t, k);
-            take &= d == 2 || d == bit;
-        }
-        if take && blk * mb < a.len() {
-            let src = &a[blk * mb..a.len().min((blk + 1) * mb)];
-            for (x, &y) in row.iter_mut().zip(src) {
-                *x = x.wrapping_add(y);
-            }
+fn top_operand_block(x: &[u16], mb: usize, t: usize, blk: usize) -> __m256i {
+    let sel = SELECT[t];
+    let mut v = zero();
+    for e in 0..8 {
+        if (sel >> e) & 1 == 1 {
+            v = _mm256_add_epi16(v, load(&x[e * mb + 16 * blk..]));
         }
     }
+    v
 }
 
 /// The terms (offset, sign) with which product t enters the result of the
@@ -405,10 +430,13 @@ fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
     let n = a.len();
     assert!(n <= m && b.len() == n && r.len() == n);
     let table = const { top_terms_table(8 * MB) };
-    // The full product, 2m coefficients.
+    // The operands zero-padded to 8·MB coefficients, and the full product
+    // (2m coefficients).
+    let mut pad = [[[0u16; MB]; 8]; 2];
+    pad[0].as_flattened_mut()[..n].copy_from_slice(a);
+    pad[1].as_flattened_mut()[..n].copy_from_slice(b);
     let mut wide = [[0u16; MB]; 16];
     let acc = wide.as_flattened_mut();
-    let mut rows = [[0u16; MB]; 16];
     let mut va = [zero(); MB];
     let mut vb = [zero(); MB];
     let mut vp = [[zero(); MB]; 2];
@@ -417,43 +445,28 @@ fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
         let lanes = (TOP - 16 * group).min(16);
         // Transposed operands: lane l of va[c] = coefficient c of the a
         // operand of product 16·group + l (zero for the unused lanes).
-        for (x, v) in [(a, &mut va), (b, &mut vb)] {
-            for (l, row) in rows.iter_mut().enumerate() {
-                if l < lanes {
-                    top_operand(row, x, 16 * group + l);
-                } else {
-                    row.fill(0);
-                }
-            }
+        for (x, v) in [(&pad[0], &mut va), (&pad[1], &mut vb)] {
+            let x = x.as_flattened();
             for blk in 0..MB / 16 {
                 let mut t = [zero(); 16];
-                for (l, tl) in t.iter_mut().enumerate() {
-                    *tl = load(&rows[l][16 * blk..]);
+                for (l, tl) in t.iter_mut().enumerate().take(lanes) {
+                    *tl = top_operand_block(x, MB, 16 * group + l, blk);
                 }
                 transpose16(&mut t);
                 v[16 * blk..16 * blk + 16].copy_from_slice(&t);
             }
         }
         let vp = vp.as_flattened_mut();
-        let scratch = scratch.as_flattened_mut();
-        lane_karatsuba(vp, &va, &vb, scratch);
-        // Back to one product per row: out[l·2MB/16 + blk] holds
-        // coefficients 16·blk.. of product 16·group + l.
-        let blocks = 2 * MB / 16;
-        let out = &mut scratch[..16 * blocks];
-        for blk in 0..blocks {
+        lane_karatsuba(vp, &va, &vb, scratch.as_flattened_mut());
+        // Back to one product per vector, block by block: after the
+        // transpose, t[l] holds coefficients 16·blk.. of product
+        // 16·group + l, added into the full product at its terms' offsets.
+        let terms = &table[16 * group..16 * group + lanes];
+        for blk in 0..2 * MB / 16 {
             let mut t: [__m256i; 16] = vp[16 * blk..16 * blk + 16].try_into().expect("16");
             transpose16(&mut t);
-            for (l, &tl) in t.iter().enumerate() {
-                out[l * blocks + blk] = tl;
-            }
-        }
-        // Each product added into the full product at its terms' offsets
-        // (consecutive updates touch distinct addresses).
-        for (l, (terms, count)) in table[16 * group..16 * group + lanes].iter().enumerate() {
-            let row = &out[l * blocks..(l + 1) * blocks];
-            for &(off, pos) in &terms[..*count] {
-                for (blk, &v) in row.iter().enumerate() {
+            for (&v, (terms, count)) in t.iter().zip(terms) {
+                for &(off, pos) in &terms[..*count] {
                     let dst = &mut acc[off + 16 * blk..];
                     let x = load(dst);
                     let x = if pos {
@@ -469,7 +482,9 @@ fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
     // The product has degree below 2n − 1: fold it modulo x^n − 1.
     crate::poly::fold(r, &acc[..2 * n]);
     ct::wipe(acc);
-    ct::wipe(rows.as_flattened_mut());
+    for p in &mut pad {
+        ct::wipe(p.as_flattened_mut());
+    }
     wipe_vectors(&mut va);
     wipe_vectors(&mut vb);
     wipe_vectors(vp.as_flattened_mut());
