@@ -43,8 +43,11 @@ pub(crate) trait Backend {
         karatsuba(r, a, b, s);
     }
 
-    /// The ring product `r = a·b mod (x^n − 1)` (n coefficients each,
-    /// modulo 2^16); by default [`rq_mul_wide`] on [`Backend::mul_wide`].
+    /// The ring product `r = a·b mod (x^n − 1)` (n coefficients each),
+    /// exact modulo 2^max(13, log₂ q): every caller needs it modulo q, or,
+    /// for products of {0, 1, 2} polynomials (coefficients below 4n <
+    /// 2^13), exactly, with the bits above 2^13 zero. By default
+    /// [`rq_mul_wide`] on [`Backend::mul_wide`] (exact modulo 2^16).
     fn ring_mul<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16])
     where
         Self: Sized,
@@ -74,8 +77,8 @@ pub(crate) trait Backend {
     }
 }
 
-/// `r = a·b mod (x^n − 1)` (coefficients modulo 2^16): the backend's
-/// [`Backend::ring_mul`].
+/// `r = a·b mod (x^n − 1)` (exact modulo 2^max(13, log₂ q)): the
+/// backend's [`Backend::ring_mul`].
 #[inline(always)]
 pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
     B::ring_mul::<P>(r, a, b);
@@ -328,7 +331,8 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut
     rq_mul::<P, B>(t1, c, f);
     rq_to_s3(f, t1, P::LOGQ);
     s3_from_bytes(t1, &dk[tb..2 * tb]);
-    // The product of two {0, 1, 2} polynomials is exact below 2^16.
+    // The product of two {0, 1, 2} polynomials is exact: its coefficients
+    // are below 4n < 2^13 (the precision of every backend's product).
     rq_mul::<P, B>(t2, f, t1);
     mod3_phi_n(t2);
     let m = t2;

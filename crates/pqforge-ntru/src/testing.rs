@@ -66,8 +66,9 @@ pub fn decaps<P: ParameterSet>(
     Some(ss)
 }
 
-/// The ring product `a·b mod (x^n − 1)` (n coefficients each, modulo
-/// 2^16) on backend `b`.
+/// The ring product `a·b mod (x^n − 1)` (n coefficients each) on backend
+/// `b`, exact modulo 2^max(13, log₂ q) (the portable backend: modulo 2^16;
+/// the AVX2 Toom-4 product reduces modulo 2^13).
 #[must_use]
 pub fn ring_mul<P: ParameterSet>(b: Backend, x: &P::Poly, y: &P::Poly) -> Option<P::Poly> {
     struct Mul<'a, P: ParameterSet> {

@@ -1,15 +1,22 @@
 //! The AVX2 backend: the ring product on 16-lane `u16` vectors, the
 //! inversions modulo 2 and 3 compiled for AVX2.
 //!
-//! The ring product of m-coefficient operands (m = 8·mb, mb a multiple of
-//! 16) runs three Karatsuba levels on the operands as they are: the 27
-//! products of eighths (their operands sums of blocks of mb coefficients)
-//! are computed 16 at a time, one per lane: the operands of the 16
+//! Ring products split the operands into many equal sub-products and
+//! compute them 16 at a time, one per lane: the operands of the 16
 //! products are transposed (vector c holds coefficient c of each), so that
 //! the remaining Karatsuba levels and the schoolbook base multiply lane by
 //! lane with no broadcast and no wasted window; the 16 products are
-//! transposed back and added into the result at the offsets of the three
-//! levels' recombination. Every index and count is public.
+//! transposed back and recombined. Two splits:
+//!
+//! * [`ring_mul_toom4`] (every set with q ≤ 2^13): one Toom-4 level (seven
+//!   point products of quarters) and two Karatsuba levels inside each, 63
+//!   sub-products in four groups of lanes; the interpolation's exact
+//!   divisions by 2, 4 and 8 leave the product exact modulo 2^13 (enough
+//!   for q, and for the {0, 1, 2} products reduced modulo 3).
+//! * [`ring_mul_lanes`] (ntru-hrss-1373, q = 2^14): three Karatsuba levels
+//!   (27 products of eighths, two groups), exact modulo 2^16.
+//!
+//! Every index and count is public.
 //!
 //! The kernel type [`Avx2Kernels`] is private to this module and named only
 //! in [`run`], which takes the [`Avx2`] token: so its kernels only ever run
@@ -48,6 +55,15 @@ impl Backend for Avx2Kernels {
         let m = padded_len(P::N);
         // SAFETY: as for `mul_wide`.
         unsafe {
+            if P::LOGQ <= 13 {
+                match m {
+                    512 => return ring_mul_toom4::<32>(r, a, b),
+                    768 => return ring_mul_toom4::<48>(r, a, b),
+                    896 => return ring_mul_toom4::<64>(r, a, b),
+                    1280 => return ring_mul_toom4::<80>(r, a, b),
+                    _ => {}
+                }
+            }
             match (m % 8, m / 8) {
                 (0, 64) => ring_mul_lanes::<64>(r, a, b),
                 (0, 96) => ring_mul_lanes::<96>(r, a, b),
@@ -211,7 +227,11 @@ fn lane_schoolbook<const N: usize>(r: &mut [__m256i], a: &[__m256i], b: &[__m256
             acc[i + j] = _mm256_add_epi16(acc[i + j], _mm256_mullo_epi16(a[i], b[j]));
         }
     }
-    r[..2 * N].copy_from_slice(&acc[..2 * N]);
+    // Element by element: a slice copy of this size becomes a `memcpy`
+    // call.
+    for (d, &v) in r[..2 * N].iter_mut().zip(&acc) {
+        *d = v;
+    }
 }
 
 /// Largest lane-wise schoolbook block of [`lane_karatsuba`].
@@ -320,39 +340,42 @@ const DIGITS: [[u8; 3]; TOP] = {
     d
 };
 
-/// Digit k (0 = top level) of product index t (a table lookup).
-#[inline(always)]
-const fn digit(t: usize, k: usize) -> usize {
-    DIGITS[t][k] as usize
-}
-
-/// Whether product t's operands contain eighth `blk` (blk's three bits,
-/// top level first, must match the digits of t that are not 2).
-const fn takes(t: usize, blk: usize) -> bool {
+/// Whether product t of the `levels` lowest Karatsuba levels (t < 3^levels,
+/// its digits the last `levels` of [`DIGITS`]) has block `blk` of its
+/// operand in its sum (blk's `levels` bits, top level first, must match
+/// the digits that are not 2).
+const fn takes(t: usize, levels: usize, blk: usize) -> bool {
     let mut take = true;
     let mut k = 0;
-    while k < 3 {
-        let bit = ((blk >> (2 - k)) & 1) as u8;
-        let d = DIGITS[t][k];
+    while k < levels {
+        let bit = ((blk >> (levels - 1 - k)) & 1) as u8;
+        let d = DIGITS[t][3 - levels + k];
         take &= d == 2 || d == bit;
         k += 1;
     }
     take
 }
 
-/// For each product t, bit `blk` set iff its operands contain eighth `blk`
-/// (its operand is the sum of those eighths).
+/// For product t of `levels` Karatsuba levels (t < 3^levels), bit `blk`
+/// set iff its operand contains block `blk` of 2^levels.
+const fn select(t: usize, levels: usize) -> u8 {
+    let mut s = 0u8;
+    let mut blk = 0;
+    while blk < 1 << levels {
+        if takes(t, levels, blk) {
+            s |= 1 << blk;
+        }
+        blk += 1;
+    }
+    s
+}
+
+/// [`select`] for the 27 products of the three top levels (eighths).
 const SELECT: [u8; TOP] = {
     let mut s = [0u8; TOP];
     let mut t = 0;
     while t < TOP {
-        let mut blk = 0;
-        while blk < 8 {
-            if takes(t, blk) {
-                s[t] |= 1 << blk;
-            }
-            blk += 1;
-        }
+        s[t] = select(t, 3);
         t += 1;
     }
     s
@@ -374,17 +397,18 @@ fn top_operand_block(x: &[u16], mb: usize, t: usize, blk: usize) -> __m256i {
     v
 }
 
-/// The terms (offset, sign) with which product t enters the result of the
-/// three top Karatsuba levels of an m-coefficient product: level k (half
-/// size h = m/2^(k+1)) multiplies the low product by 1 − x^h, the high one
-/// by x^2h − x^h and the middle one by x^h. Returns the count (≤ 8).
-const fn top_terms(t: usize, m: usize) -> ([(usize, bool); 8], usize) {
+/// The terms (offset, sign) with which product t (t < 3^levels) of the
+/// `levels` lowest Karatsuba levels enters the product of m-coefficient
+/// operands: level k (half size h = m/2^(k+1)) multiplies the low product
+/// by 1 − x^h, the high one by x^2h − x^h and the middle one by x^h.
+/// Returns the count (≤ 2^levels).
+const fn kara_terms(t: usize, levels: usize, m: usize) -> ([(usize, bool); 8], usize) {
     let mut terms = [(0usize, true); 8];
     let mut count = 1;
     let mut k = 0;
-    while k < 3 {
+    while k < levels {
         let h = m >> (k + 1);
-        let d = digit(t, k);
+        let d = DIGITS[t][3 - levels + k];
         let mut i = 0;
         let old = count;
         while i < old {
@@ -407,6 +431,11 @@ const fn top_terms(t: usize, m: usize) -> ([(usize, bool); 8], usize) {
         k += 1;
     }
     (terms, count)
+}
+
+/// The terms of product t of the three top levels ([`kara_terms`]).
+const fn top_terms(t: usize, m: usize) -> ([(usize, bool); 8], usize) {
+    kara_terms(t, 3, m)
 }
 
 /// [`top_terms`] of the 27 products.
@@ -453,7 +482,9 @@ fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
                     *tl = top_operand_block(x, MB, 16 * group + l, blk);
                 }
                 transpose16(&mut t);
-                v[16 * blk..16 * blk + 16].copy_from_slice(&t);
+                for (d, &x) in v[16 * blk..16 * blk + 16].iter_mut().zip(&t) {
+                    *d = x;
+                }
             }
         }
         let vp = vp.as_flattened_mut();
@@ -485,6 +516,241 @@ fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
     for p in &mut pad {
         ct::wipe(p.as_flattened_mut());
     }
+    wipe_vectors(&mut va);
+    wipe_vectors(&mut vb);
+    wipe_vectors(vp.as_flattened_mut());
+    wipe_vectors(scratch.as_flattened_mut());
+}
+
+/// Toom-4 evaluation points, in this order: 0, 1, −1, 2, −2, 1/2 (the
+/// operands scaled by 8 there, so the product by 64), ∞.
+const TOOM_POINTS: usize = 7;
+
+/// The 63 sub-products of [`ring_mul_toom4`]: u = 9·p + s, p the Toom
+/// point, s < 9 the product of the two Karatsuba levels inside it.
+const TOOM_SUBS: usize = 9 * TOOM_POINTS;
+
+/// Toom point (u / 9) and Karatsuba product (u % 9) of each sub-product u,
+/// as a table (no run-time division, even at opt-level "z").
+const TOOM_INDEX: [(u8, u8); TOOM_SUBS] = {
+    let mut t = [(0u8, 0u8); TOOM_SUBS];
+    let mut u = 0;
+    while u < TOOM_SUBS {
+        t[u] = ((u / 9) as u8, (u % 9) as u8);
+        u += 1;
+    }
+    t
+};
+
+/// Quarter selections ([`select`] with two levels) of the 9 products.
+const SELECT2: [u8; 9] = {
+    let mut s = [0u8; 9];
+    let mut t = 0;
+    while t < 9 {
+        s[t] = select(t, 2);
+        t += 1;
+    }
+    s
+};
+
+/// The Toom-4 evaluations of the four parts x0..x3 (one 16-coefficient
+/// block each) at the seven points, in [`TOOM_POINTS`] order.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn toom4_evaluate(x: [__m256i; 4]) -> [__m256i; TOOM_POINTS] {
+    let add = |a, b| _mm256_add_epi16(a, b);
+    let sub = |a, b| _mm256_sub_epi16(a, b);
+    let dbl = |a| _mm256_add_epi16(a, a);
+    let even = add(x[0], x[2]);
+    let odd = add(x[1], x[3]);
+    // x0 + 4·x2 and 2·x1 + 8·x3.
+    let even2 = add(x[0], dbl(dbl(x[2])));
+    let odd2 = dbl(add(x[1], dbl(dbl(x[3]))));
+    // 8·x0 + 4·x1 + 2·x2 + x3.
+    let half = add(dbl(add(dbl(add(dbl(x[0]), x[1])), x[2])), x[3]);
+    [
+        x[0],
+        add(even, odd),
+        sub(even, odd),
+        add(even2, odd2),
+        sub(even2, odd2),
+        half,
+        x[3],
+    ]
+}
+
+/// 3⁻¹ and 5⁻¹ modulo 2^16.
+const INV3: u16 = 0xAAAB;
+const INV5: u16 = 0xCCCD;
+
+/// Toom-4 interpolation of one 16-coefficient block of the seven point
+/// products (in [`TOOM_POINTS`] order) into the blocks of the seven
+/// coefficients c0..c6 of the product in y = x^S. The exact divisions by
+/// 2, 4 and 8 are logical shifts (each costs the top bits: the results
+/// are exact modulo 2^13), those by 3 and 5 products with their inverses
+/// modulo 2^16.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn toom4_interpolate(v: [__m256i; TOOM_POINTS]) -> [__m256i; TOOM_POINTS] {
+    use core::arch::x86_64::_mm256_srli_epi16;
+    let add = |a, b| _mm256_add_epi16(a, b);
+    let sub = |a, b| _mm256_sub_epi16(a, b);
+    let mul = |a, k: u16| _mm256_mullo_epi16(a, _mm256_set1_epi16(k as i16));
+    let [v0, v1, vm1, v2, vm2, vh, vinf] = v;
+    let (c0, c6) = (v0, vinf);
+    // c2 + c4 and c1 + c3 + c5.
+    let e1 = sub(sub(_mm256_srli_epi16::<1>(add(v1, vm1)), c0), c6);
+    let o1 = _mm256_srli_epi16::<1>(sub(v1, vm1));
+    // c2 + 4·c4 and c1 + 4·c3 + 16·c5.
+    let e2 = _mm256_srli_epi16::<2>(sub(
+        sub(_mm256_srli_epi16::<1>(add(v2, vm2)), c0),
+        mul(c6, 64),
+    ));
+    let o2 = _mm256_srli_epi16::<2>(sub(v2, vm2));
+    let c4 = mul(sub(e2, e1), INV3);
+    let c2 = sub(e1, c4);
+    // 16·c1 + 4·c3 + c5.
+    let oh = _mm256_srli_epi16::<1>(sub(
+        sub(sub(sub(vh, mul(c0, 64)), mul(c2, 16)), mul(c4, 4)),
+        c6,
+    ));
+    // c3 + 5·c5 and 4·c3 + 5·c5.
+    let t1 = mul(sub(o2, o1), INV3);
+    let t2 = mul(sub(mul(o1, 16), oh), INV3);
+    let c3 = mul(sub(t2, t1), INV3);
+    let c5 = mul(sub(t1, c3), INV5);
+    let c1 = sub(sub(o1, c3), c5);
+    [c0, c1, c2, c3, c4, c5, c6]
+}
+
+/// A Karatsuba recombination: (low, high, middle) products P0,
+/// P1, P2 of halves of h vectors give P0 + X(P2 − P0 − P1) + X²P1
+/// (4h vectors, X = x^(16h)).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn combine(out: &mut [__m256i], p0: &[__m256i], p1: &[__m256i], p2: &[__m256i], h: usize) {
+    for i in 0..h {
+        out[i] = p0[i];
+        out[3 * h + i] = p1[h + i];
+    }
+    for i in 0..2 * h {
+        let mid = _mm256_sub_epi16(_mm256_sub_epi16(p2[i], p0[i]), p1[i]);
+        let base = if i < h { p0[h + i] } else { p1[i - h] };
+        out[h + i] = _mm256_add_epi16(base, mid);
+    }
+}
+
+/// `r = a·b mod (x^n − 1)` modulo 2^13 (coefficients reduced below 2^13),
+/// n ≤ 16·L: one Toom-4 level (parts of S = 4·L coefficients, seven point
+/// products), two Karatsuba levels inside each point product, and the 63
+/// products of L coefficients 16 at a time, one per lane, as in
+/// [`ring_mul_lanes`]. For q ≤ 2^13 (every set but ntru-hrss-1373); the
+/// products of {0, 1, 2} polynomials the callers reduce modulo 3 stay
+/// below 4n < 2^13, so they are exact. Stack: about 22.5·L vectors (35 KB
+/// for L = 48, 58 KB for L = 80).
+#[target_feature(enable = "avx2")]
+fn ring_mul_toom4<const L: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
+    const { assert!(L.is_multiple_of(16)) };
+    let n = a.len();
+    assert!(n <= 16 * L && b.len() == n && r.len() == n);
+    // The operands evaluated at the seven points, each of four quarters of
+    // L coefficients; the operands zero-padded to 16·L go through `pad`.
+    let mut ev = [[[[0u16; L]; 4]; TOOM_POINTS]; 2];
+    let mut pad = [[0u16; L]; 16];
+    for (x, e) in [a, b].into_iter().zip(ev.iter_mut()) {
+        let p = pad.as_flattened_mut();
+        p[..n].copy_from_slice(x);
+        for j in 0..L / 4 {
+            let parts = core::array::from_fn(|i| load(&p[4 * L * i + 16 * j..]));
+            for (pt, &v) in toom4_evaluate(parts).iter().enumerate() {
+                store(&mut e[pt].as_flattened_mut()[16 * j..], v);
+            }
+        }
+    }
+    // w vectors hold L coefficients. The 63 sub-products (2w vectors each,
+    // sub-product u at 2w·u) and the seven point products (8w each).
+    let w = L / 16;
+    let mut sp = [[zero(); L]; 8];
+    let sp = sp.as_flattened_mut();
+    let mut va = [zero(); L];
+    let mut vb = [zero(); L];
+    let mut vp = [[zero(); L]; 2];
+    let mut scratch = [[zero(); L]; 4];
+    for group in 0..TOOM_SUBS.div_ceil(16) {
+        let lanes = (TOOM_SUBS - 16 * group).min(16);
+        for (e, v) in [(&ev[0], &mut va), (&ev[1], &mut vb)] {
+            for blk in 0..w {
+                let mut t = [zero(); 16];
+                for (l, tl) in t.iter_mut().enumerate().take(lanes) {
+                    let (pt, k) = TOOM_INDEX[16 * group + l];
+                    let (pt, sel) = (usize::from(pt), SELECT2[usize::from(k)]);
+                    for (q, quarter) in e[pt].iter().enumerate() {
+                        if (sel >> q) & 1 == 1 {
+                            *tl = _mm256_add_epi16(*tl, load(&quarter[16 * blk..]));
+                        }
+                    }
+                }
+                transpose16(&mut t);
+                for (d, &x) in v[16 * blk..16 * blk + 16].iter_mut().zip(&t) {
+                    *d = x;
+                }
+            }
+        }
+        let vp = vp.as_flattened_mut();
+        lane_karatsuba(vp, &va, &vb, scratch.as_flattened_mut());
+        // Back to one sub-product per row: block blk of sub-product u.
+        for blk in 0..2 * w {
+            let mut t: [__m256i; 16] = vp[16 * blk..16 * blk + 16].try_into().expect("16");
+            transpose16(&mut t);
+            for (l, &x) in t.iter().enumerate().take(lanes) {
+                sp[2 * w * (16 * group + l) + blk] = x;
+            }
+        }
+    }
+    // The lanes' buffers are free now: the point products go to `scratch`
+    // (3.5·L of 4·L vectors), the halves to `va`, the full product to `vp`.
+    let tp = scratch.as_flattened_mut();
+    let halves = &mut va;
+    for pt in 0..TOOM_POINTS {
+        let sub = &sp[18 * w * pt..18 * w * (pt + 1)];
+        for d1 in 0..3 {
+            let s3 = &sub[6 * w * d1..6 * w * (d1 + 1)];
+            let (p0, rest) = s3.split_at(2 * w);
+            let (p1, p2) = rest.split_at(2 * w);
+            combine(&mut halves[4 * w * d1..4 * w * (d1 + 1)], p0, p1, p2, w);
+        }
+        let (h0, rest) = halves[..12 * w].split_at(4 * w);
+        let (h1, h2) = rest.split_at(4 * w);
+        combine(&mut tp[8 * w * pt..8 * w * (pt + 1)], h0, h1, h2, 2 * w);
+    }
+    // Interpolation into the full product (2·16·L coefficients): block j
+    // of c_i lands at i·S + 16·j (S = 4L, 4w vectors).
+    let acc = vp.as_flattened_mut();
+    acc.fill(zero());
+    for j in 0..8 * w {
+        let v = core::array::from_fn(|pt| tp[8 * w * pt + j]);
+        for (i, c) in toom4_interpolate(v).into_iter().enumerate() {
+            let d = &mut acc[4 * w * i + j];
+            *d = _mm256_add_epi16(*d, c);
+        }
+    }
+    let mut prod = [[0u16; L]; 32];
+    let prod = prod.as_flattened_mut();
+    for (j, &v) in acc.iter().enumerate() {
+        store(&mut prod[16 * j..], v);
+    }
+    // The product has degree below 2n − 1: fold it modulo x^n − 1 and
+    // reduce modulo 2^13.
+    crate::poly::fold(r, &prod[..2 * n]);
+    for c in r.iter_mut() {
+        *c &= (1 << 13) - 1;
+    }
+    ct::wipe(prod);
+    ct::wipe(pad.as_flattened_mut());
+    for e in &mut ev {
+        ct::wipe(e.as_flattened_mut().as_flattened_mut());
+    }
+    wipe_vectors(sp);
     wipe_vectors(&mut va);
     wipe_vectors(&mut vb);
     wipe_vectors(vp.as_flattened_mut());
@@ -636,6 +902,55 @@ mod tests {
                     }
                 }
                 assert_eq!(got, want, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn toom4_product_matches_schoolbook_mod_2_13() {
+        if Avx2::detect().is_none() {
+            return;
+        }
+        let mut seed = 9;
+        for n in [509, 677, 701, 821, 1229] {
+            for round in 0..4 {
+                let (mut a, mut b) = (rand_poly(&mut seed, n), rand_poly(&mut seed, n));
+                match round {
+                    0 => {
+                        a.fill(u16::MAX);
+                        b.fill(u16::MAX);
+                    }
+                    // {0, 1, 2} operands: the product must be exact.
+                    1 => {
+                        for c in a.iter_mut().chain(b.iter_mut()) {
+                            *c %= 3;
+                        }
+                        a.fill(2);
+                        b.fill(2);
+                    }
+                    2 => {
+                        for c in a.iter_mut().chain(b.iter_mut()) {
+                            *c %= 3;
+                        }
+                    }
+                    _ => {}
+                }
+                let mut wide = vec![0u16; 2 * n];
+                schoolbook(&mut wide, &a, &b);
+                let want: Vec<u16> = (0..n)
+                    .map(|k| wide[k].wrapping_add(wide[k + n]) & 0x1FFF)
+                    .collect();
+                let mut got = vec![1u16; n];
+                // SAFETY: AVX2 was detected above.
+                unsafe {
+                    match crate::params::padded_len(n) {
+                        512 => ring_mul_toom4::<32>(&mut got, &a, &b),
+                        768 => ring_mul_toom4::<48>(&mut got, &a, &b),
+                        896 => ring_mul_toom4::<64>(&mut got, &a, &b),
+                        _ => ring_mul_toom4::<80>(&mut got, &a, &b),
+                    }
+                }
+                assert_eq!(got, want, "n = {n}, round {round}");
             }
         }
     }
