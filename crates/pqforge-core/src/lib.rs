@@ -32,6 +32,8 @@ pub mod rustcrypto;
 pub mod sha2;
 pub mod sha2_multi;
 pub mod sig;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+pub mod sort;
 pub mod sponge;
 #[cfg(feature = "test-util")]
 pub mod testing;

@@ -24,10 +24,10 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_max_epi32, _mm256_min_epi32,
-    _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_setzero_si256,
-    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_mullo_epi16, _mm256_permute2x128_si256,
+    _mm256_set1_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16,
+    _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi16,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
 use pqforge_core::cpu::Avx2;
@@ -37,7 +37,6 @@ use crate::backend::Operation;
 use crate::inv;
 use crate::kem::{self, Backend};
 use crate::params::{KARATSUBA_BASE, ParameterSet, padded_len};
-use crate::sample;
 
 /// The AVX2 kernels (only reachable through [`run`]).
 struct Avx2Kernels;
@@ -91,37 +90,12 @@ impl Backend for Avx2Kernels {
     }
 }
 
-/// [`sample::sort_i32`] with the comparator runs on 8-lane vectors
-/// (`vpminsd` / `vpmaxsd`, constant time), the rest compiled for AVX2.
+/// The shared AVX2 bitonic network ([`pqforge_core::sort`]): the same
+/// sorted output as [`crate::sample::sort_i32`] (a sort's output depends only on
+/// the multiset), about six times faster than its comparator runs.
 #[target_feature(enable = "avx2")]
 fn sort_i32(x: &mut [i32]) {
-    // The closure inherits this function's target features.
-    sample::sort_i32_with(x, |a, b| minmax_run(a, b));
-}
-
-/// [`sample::minmax_run`] on 8-lane vectors, the tail scalar.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn minmax_run(a: &mut [i32], b: &mut [i32]) {
-    let len = a.len();
-    let b = &mut b[..len];
-    let mut i = 0;
-    while i + 8 <= len {
-        let x: &mut [i32; 8] = (&mut a[i..i + 8]).try_into().expect("8 lanes");
-        let y: &mut [i32; 8] = (&mut b[i..i + 8]).try_into().expect("8 lanes");
-        // SAFETY: `x` and `y` are 8 readable and writable i32 (32 bytes
-        // each); unaligned loads and stores are allowed.
-        unsafe {
-            let (vx, vy) = (
-                _mm256_loadu_si256(x.as_ptr().cast()),
-                _mm256_loadu_si256(y.as_ptr().cast()),
-            );
-            _mm256_storeu_si256(x.as_mut_ptr().cast(), _mm256_min_epi32(vx, vy));
-            _mm256_storeu_si256(y.as_mut_ptr().cast(), _mm256_max_epi32(vx, vy));
-        }
-        i += 8;
-    }
-    sample::minmax_run(&mut a[i..], &mut b[i..]);
+    pqforge_core::sort::sort_i32_avx2(x);
 }
 
 /// [`inv::r2_inverse`] compiled for AVX2 (the bit-sliced word loops on

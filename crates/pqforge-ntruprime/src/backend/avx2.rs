@@ -14,11 +14,10 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi32, _mm256_min_epi32, _mm256_mulhi_epi16,
-    _mm256_mullo_epi16, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi16,
-    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_sign_epi8, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
+    __m256i, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_loadu_si256,
+    _mm256_madd_epi16, _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_set1_epi8, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_sign_epi8, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use pqforge_core::cpu::Avx2 as Token;
@@ -350,132 +349,6 @@ fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
     ret
 }
 
-/// The longest list [`sort_avx2`] sorts (sntrup1277's p, rounded up to 8).
-const MAX_SORT: usize = 1280;
-
-/// The comparators of one stage inside each 8-word vector: lane j against
-/// lane `j ^ x` (`PERM` = that permutation), the minimum to the lane whose
-/// bit `MASK` (the blend mask, lanes taking the maximum) is clear.
-#[target_feature(enable = "avx2")]
-#[inline]
-#[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores
-fn sort_in_lanes<const MASK: i32>(y: &mut [i32], perm: __m256i) {
-    let mut i = 0;
-    while i + 8 <= y.len() {
-        // SAFETY: i + 8 ≤ y.len(); unaligned 256-bit load and store.
-        unsafe {
-            let p = y.as_mut_ptr().add(i).cast::<__m256i>();
-            let v = _mm256_loadu_si256(p);
-            let w = _mm256_permutevar8x32_epi32(v, perm);
-            let r = _mm256_blend_epi32::<MASK>(_mm256_min_epi32(v, w), _mm256_max_epi32(v, w));
-            _mm256_storeu_si256(p, r);
-        }
-        i += 8;
-    }
-}
-
-/// The compare-exchange of the 8-word vectors at `lo` and `hi` (lo < hi,
-/// hi + 8 ≤ y.len(), checked), the lower vector reversed first when
-/// `MIRROR` (then lane k of `lo` meets lane 7 - k of `hi`).
-#[target_feature(enable = "avx2")]
-#[inline]
-#[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores
-fn sort_pair<const MIRROR: bool>(y: &mut [i32], lo: usize, hi: usize, rev: __m256i) {
-    assert!(lo < hi && hi + 8 <= y.len());
-    // SAFETY: lo + 8 ≤ hi + 8 ≤ y.len() (checked); unaligned 256-bit
-    // loads and stores.
-    unsafe {
-        let pl = y.as_mut_ptr().add(lo).cast::<__m256i>();
-        let ph = y.as_mut_ptr().add(hi).cast::<__m256i>();
-        let mut a = _mm256_loadu_si256(pl);
-        if MIRROR {
-            a = _mm256_permutevar8x32_epi32(a, rev);
-        }
-        let b = _mm256_loadu_si256(ph);
-        let mut mn = _mm256_min_epi32(a, b);
-        if MIRROR {
-            mn = _mm256_permutevar8x32_epi32(mn, rev);
-        }
-        _mm256_storeu_si256(pl, mn);
-        _mm256_storeu_si256(ph, _mm256_max_epi32(a, b));
-    }
-}
-
-/// The portable sort's network ([`crate::sort`]: bitonic, all ascending,
-/// virtual +∞ past the end) on 8-word vectors with `vpminsd` / `vpmaxsd`
-/// (no data-dependent branch or index). The words, top bit flipped (so
-/// signed order is unsigned order), go to a buffer padded with +∞ to a
-/// multiple of 8: a comparator meeting a pad leaves it in place, as the
-/// virtual entries do, so the result is the portable one. Distances 1, 2
-/// and 4 (and mirrors of blocks up to 8) stay inside a vector: a lane
-/// permutation, min, max and a blend; longer ones pair whole vectors,
-/// skipping the pairs whose upper vector lies past the end (public
-/// bounds).
-#[target_feature(enable = "avx2")]
-fn sort_avx2(x: &mut [u32]) {
-    let n = x.len();
-    assert!(n <= MAX_SORT);
-    let m = n.next_multiple_of(8);
-    let mut buf = [i32::MAX; MAX_SORT];
-    let y = &mut buf[..m];
-    for (o, &v) in y.iter_mut().zip(x.iter()) {
-        *o = (v ^ 0x8000_0000) as i32;
-    }
-    let rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
-    let xor1 = _mm256_setr_epi32(1, 0, 3, 2, 5, 4, 7, 6);
-    let xor2 = _mm256_setr_epi32(2, 3, 0, 1, 6, 7, 4, 5);
-    let xor3 = _mm256_setr_epi32(3, 2, 1, 0, 7, 6, 5, 4);
-    let xor4 = _mm256_setr_epi32(4, 5, 6, 7, 0, 1, 2, 3);
-    let mut size = 2;
-    while size / 2 < n {
-        let half = size / 2;
-        // Mirror stage.
-        match size {
-            2 => sort_in_lanes::<0xAA>(y, xor1),
-            4 => sort_in_lanes::<0xCC>(y, xor3),
-            8 => sort_in_lanes::<0xF0>(y, rev),
-            _ => {
-                let mut s = 0;
-                while s + half < m {
-                    let mut k = 0;
-                    while k < half && s + half + k + 8 <= m {
-                        sort_pair::<true>(y, s + half - 8 - k, s + half + k, rev);
-                        k += 8;
-                    }
-                    s += size;
-                }
-            }
-        }
-        // Half-cleaners.
-        let mut d = half / 2;
-        while d >= 1 {
-            match d {
-                1 => sort_in_lanes::<0xAA>(y, xor1),
-                2 => sort_in_lanes::<0xCC>(y, xor2),
-                4 => sort_in_lanes::<0xF0>(y, xor4),
-                _ => {
-                    let mut s = 0;
-                    while s + d < m {
-                        let mut k = 0;
-                        while k < d && s + d + k + 8 <= m {
-                            sort_pair::<false>(y, s + k, s + d + k, rev);
-                            k += 8;
-                        }
-                        s += 2 * d;
-                    }
-                }
-            }
-            d /= 2;
-        }
-        size *= 2;
-    }
-    for (o, &v) in x.iter_mut().zip(y.iter()) {
-        *o = (v as u32) ^ 0x8000_0000;
-    }
-    // Secret (the short vector's positions): wiped.
-    ct::wipe(&mut buf);
-}
-
 impl Backend for Avx2 {
     const NAME: &'static str = "avx2";
 
@@ -496,7 +369,7 @@ impl Backend for Avx2 {
 
     fn sort(x: &mut [u32]) {
         // SAFETY: as in `mul_small`.
-        unsafe { sort_avx2(x) }
+        unsafe { pqforge_core::sort::sort_u32_avx2(x) }
     }
 }
 
