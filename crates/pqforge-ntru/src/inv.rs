@@ -19,9 +19,9 @@ use zeroize::Zeroize;
 use crate::params::ParameterSet;
 use crate::poly::mod3;
 
-/// A polynomial over GF(2) in W words (W = ⌈n/64⌉, a constant of each
-/// instantiation, so that the word loops unroll), one bit per coefficient,
-/// bit i of word i/64.
+/// A polynomial over GF(2) in W words (W from [`by_words`], a constant of
+/// each instantiation, so that the word loops unroll), one bit per
+/// coefficient, bit i of word i/64.
 type Bits<const W: usize> = [u64; W];
 
 /// A polynomial over GF(3) as two bit planes: coefficient 1 sets the bit
@@ -37,37 +37,70 @@ impl<const W: usize> Trits<W> {
     }
 }
 
-/// Calls `$f::<W>($($arg),*)` for W = ⌈n/64⌉ of the NTRU degrees (n a
-/// parameter set's constant: one instantiation per set).
+/// Calls `$f::<W>($($arg),*)` for the word count W of the NTRU degree n (a
+/// parameter set's constant: one instantiation per set): ⌈n/64⌉, on
+/// x86_64 rounded up to a multiple of four (whole 256-bit vectors: the word
+/// loops vectorize without scalar tails; the Cortex-M4 would only do more
+/// work).
 macro_rules! by_words {
     ($n:expr, $f:ident($($arg:expr),*)) => {
-        match $n.div_ceil(64) {
+        match words($n) {
             8 => $f::<8>($($arg),*),
             11 => $f::<11>($($arg),*),
+            12 => $f::<12>($($arg),*),
             13 => $f::<13>($($arg),*),
+            16 => $f::<16>($($arg),*),
             20 => $f::<20>($($arg),*),
             22 => $f::<22>($($arg),*),
+            24 => $f::<24>($($arg),*),
             w => panic!("no NTRU degree takes {w} words"),
         }
     };
 }
 
+/// The word count of [`by_words`].
+const fn words(n: usize) -> usize {
+    let w = n.div_ceil(64);
+    if cfg!(target_arch = "x86_64") {
+        w.next_multiple_of(4)
+    } else {
+        w
+    }
+}
+
 /// `x · X` (coefficients move one place up; bits past the last word drop).
 #[inline(always)]
 fn shl1<const W: usize>(x: &mut Bits<W>) {
-    for i in (1..W).rev() {
-        x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+    if cfg!(target_arch = "x86_64") {
+        // Out of place: every word reads the old words only (vectorizes).
+        let y = *x;
+        x[0] = y[0] << 1;
+        for i in 1..W {
+            x[i] = (y[i] << 1) | (y[i - 1] >> 63);
+        }
+    } else {
+        for i in (1..W).rev() {
+            x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+        }
+        x[0] <<= 1;
     }
-    x[0] <<= 1;
 }
 
 /// `x / X` (coefficients move one place down; the constant term drops).
 #[inline(always)]
 fn shr1<const W: usize>(x: &mut Bits<W>) {
-    for i in 0..W - 1 {
-        x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    if cfg!(target_arch = "x86_64") {
+        let y = *x;
+        for i in 0..W - 1 {
+            x[i] = (y[i] >> 1) | (y[i + 1] << 63);
+        }
+        x[W - 1] = y[W - 1] >> 1;
+    } else {
+        for i in 0..W - 1 {
+            x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+        }
+        x[W - 1] >>= 1;
     }
-    x[W - 1] >>= 1;
 }
 
 /// Swaps `x` and `y` where `m` is all-ones.
