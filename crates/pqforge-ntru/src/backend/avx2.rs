@@ -30,7 +30,7 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
-use pqforge_core::cpu::Avx2;
+use pqforge_core::cpu::Avx2Pclmul;
 use pqforge_core::ct;
 
 use crate::backend::Operation;
@@ -46,7 +46,7 @@ impl Backend for Avx2Kernels {
 
     fn mul_wide(r: &mut [u16], a: &[u16], b: &[u16], s: &mut [u16]) {
         // SAFETY: `Avx2Kernels` is only instantiated by `run`, whose
-        // `Avx2` token proves that this CPU has AVX2.
+        // `Avx2Pclmul` token proves that this CPU has AVX2 and PCLMULQDQ.
         unsafe { mul_wide(r, a, b, s) }
     }
 
@@ -80,7 +80,7 @@ impl Backend for Avx2Kernels {
     }
 
     fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
-        // SAFETY: as for `mul_wide`.
+        // SAFETY: as for `mul_wide` (the token also proves PCLMULQDQ).
         unsafe { r2_inverse::<P>(r, a) }
     }
 
@@ -98,11 +98,158 @@ fn sort_i32(x: &mut [i32]) {
     pqforge_core::sort::sort_i32_avx2(x);
 }
 
-/// [`inv::r2_inverse`] compiled for AVX2 (the bit-sliced word loops on
-/// 256-bit vectors).
-#[target_feature(enable = "avx2")]
+/// `r = a⁻¹ mod (2, Φ_n)` (coefficients in {0, 1}, `r[n−1] = 0`; the low
+/// bit of each coefficient of `a` read) by exponentiation instead of the
+/// portable divsteps: Φ_n is irreducible modulo 2 of degree n − 1, so
+/// a⁻¹ = a^(2^(n−1) − 2) = (a^(2^(n−2) − 1))² in GF(2^(n−1)), computed in
+/// GF(2)\[x\]/(x^n − 1) (which maps onto it) and reduced modulo Φ_n at the
+/// end. The Itoh–Tsujii chain β_k = a^(2^k − 1), β_(j+k) = β_j^(2^k)·β_k,
+/// follows the bits of n − 2: about 2·log₂ n carry-less products (PCLMULQDQ)
+/// and the powers β^(2^k), which are bit permutations x^i → x^(2^k·i mod n):
+/// k squarings for small k, one public permutation for large k. Every
+/// branch and index depends on n only. An input divisible by Φ_n (not
+/// invertible) gives 0.
+#[target_feature(enable = "avx2,pclmulqdq")]
 fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
-    inv::r2_inverse::<P>(r, a);
+    match P::N.div_ceil(64) {
+        8 => gf2::inverse::<8>(r, a),
+        11 => gf2::inverse::<11>(r, a),
+        13 => gf2::inverse::<13>(r, a),
+        20 => gf2::inverse::<20>(r, a),
+        _ => gf2::inverse::<22>(r, a),
+    }
+}
+
+/// Arithmetic in GF(2)\[x\]/(x^n − 1), W = ⌈n/64⌉ words, bit i of word i/64
+/// (bits n.. of the last word zero), for [`r2_inverse`].
+mod gf2 {
+    use core::arch::x86_64::{
+        _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
+    };
+
+    use pqforge_core::ct;
+
+    /// The carry-less product of two words (low, high).
+    #[target_feature(enable = "avx2,pclmulqdq")]
+    #[inline]
+    fn clmul(a: u64, b: u64) -> (u64, u64) {
+        let p =
+            _mm_clmulepi64_si128::<0x00>(_mm_cvtsi64_si128(a as i64), _mm_cvtsi64_si128(b as i64));
+        (
+            _mm_cvtsi128_si64(p) as u64,
+            _mm_extract_epi64::<1>(p) as u64,
+        )
+    }
+
+    /// `r = wide mod (x^n − 1)`: bit i + n folds onto bit i (`wide` holds
+    /// 2W + 1 words, bits 2n − 1.. zero).
+    #[target_feature(enable = "avx2,pclmulqdq")]
+    #[inline]
+    fn fold<const W: usize>(r: &mut [u64; W], wide: &[u64], n: usize) {
+        let (q, s) = (n / 64, n % 64);
+        for t in 0..W {
+            // Bits n + 64t .. n + 64t + 63 (n is odd: 0 < s < 64).
+            let hi = (wide[t + q] >> s) | (wide[t + q + 1] << (64 - s));
+            r[t] = wide[t] ^ hi;
+        }
+        r[W - 1] &= (1u64 << (n - 64 * (W - 1))) - 1;
+    }
+
+    /// `r = a·b mod (x^n − 1)`.
+    #[target_feature(enable = "avx2,pclmulqdq")]
+    fn mul<const W: usize>(r: &mut [u64; W], a: &[u64; W], b: &[u64; W], n: usize) {
+        let mut wide = [0u64; 48];
+        for i in 0..W {
+            for j in 0..W {
+                let (lo, hi) = clmul(a[i], b[j]);
+                wide[i + j] ^= lo;
+                wide[i + j + 1] ^= hi;
+            }
+        }
+        fold(r, &wide, n);
+        ct::wipe(&mut wide);
+    }
+
+    /// `x = x^(2^k) mod (x^n − 1)`.
+    #[target_feature(enable = "avx2,pclmulqdq")]
+    fn pow2k<const W: usize>(x: &mut [u64; W], k: usize, n: usize) {
+        if k < 32 {
+            // k squarings: a square spreads the bits (x^i → x^2i).
+            let mut wide = [0u64; 48];
+            for _ in 0..k {
+                for i in 0..W {
+                    let (lo, hi) = clmul(x[i], x[i]);
+                    wide[2 * i] = lo;
+                    wide[2 * i + 1] = hi;
+                }
+                fold(x, &wide, n);
+            }
+            ct::wipe(&mut wide);
+            return;
+        }
+        // The permutation x^i → x^(c·i mod n), c = 2^k mod n (public).
+        let mut c = 1;
+        for _ in 0..k {
+            c *= 2;
+            if c >= n {
+                c -= n;
+            }
+        }
+        let mut out = [0u64; W];
+        let mut j = 0;
+        for i in 0..n {
+            out[j / 64] |= ((x[i / 64] >> (i % 64)) & 1) << (j % 64);
+            j += c;
+            if j >= n {
+                j -= n;
+            }
+        }
+        *x = out;
+        ct::wipe(&mut out);
+    }
+
+    /// See [`super::r2_inverse`].
+    #[target_feature(enable = "avx2,pclmulqdq")]
+    pub(super) fn inverse<const W: usize>(r: &mut [u16], a: &[u16]) {
+        let n = a.len();
+        let mut base = [0u64; W];
+        for (i, &c) in a.iter().enumerate() {
+            base[i / 64] |= u64::from(c & 1) << (i % 64);
+        }
+        // β_k for k = the leading bits of e = n − 2 read so far.
+        let e = n - 2;
+        let mut beta = base;
+        let mut t = [0u64; W];
+        let mut k = 1;
+        for bit in (0..usize::BITS - 1 - e.leading_zeros()).rev() {
+            // β_2k = β_k^(2^k)·β_k.
+            t = beta;
+            pow2k(&mut t, k, n);
+            let prev = beta;
+            mul(&mut beta, &t, &prev, n);
+            k *= 2;
+            if (e >> bit) & 1 == 1 {
+                // β_(k+1) = β_k²·a.
+                t = beta;
+                pow2k(&mut t, 1, n);
+                mul(&mut beta, &t, &base, n);
+                k += 1;
+            }
+        }
+        debug_assert_eq!(k, e);
+        // a⁻¹ = β_(n−2)², then modulo Φ_n: bit n − 1 set means subtracting
+        // Φ_n (all n bits).
+        pow2k(&mut beta, 1, n);
+        let top = (beta[(n - 1) / 64] >> ((n - 1) % 64)) & 1;
+        let top = u64::from(ct::barrier_u32(top as u32));
+        for (i, ri) in r.iter_mut().enumerate() {
+            *ri = (((beta[i / 64] >> (i % 64)) ^ top) & 1) as u16;
+        }
+        r[n - 1] = 0;
+        ct::wipe(&mut base);
+        ct::wipe(&mut beta);
+        ct::wipe(&mut t);
+    }
 }
 
 /// [`inv::s3_inverse`] compiled for AVX2.
@@ -799,16 +946,18 @@ fn base_fixed<const M: usize, const G: usize>(r: &mut [u16], a: &[u16], b: &[u16
     ct::wipe(&mut out);
 }
 
-/// `op` instantiated for this backend and compiled for AVX2.
-#[target_feature(enable = "avx2")]
+/// `op` instantiated for this backend and compiled for AVX2 (and
+/// PCLMULQDQ, for [`r2_inverse`]).
+#[target_feature(enable = "avx2,pclmulqdq")]
 fn run_with_features<O: Operation>(op: O) -> O::Output {
     op.run::<Avx2Kernels>()
 }
 
-/// Runs `op` on this backend; the token proves the CPU has AVX2.
-pub(super) fn run<O: Operation>(token: Avx2, op: O) -> O::Output {
+/// Runs `op` on this backend; the token proves the CPU has AVX2 and
+/// PCLMULQDQ.
+pub(super) fn run<O: Operation>(token: Avx2Pclmul, op: O) -> O::Output {
     let _ = token;
-    // SAFETY: the token exists, so this CPU has AVX2.
+    // SAFETY: the token exists, so this CPU has AVX2 and PCLMULQDQ.
     unsafe { run_with_features(op) }
 }
 
@@ -822,7 +971,7 @@ mod tests {
 
     #[test]
     fn transpose_is_a_transpose() {
-        if Avx2::detect().is_none() {
+        if Avx2Pclmul::detect().is_none() {
             return;
         }
         let mut x = [[0u16; 16]; 16];
@@ -849,7 +998,7 @@ mod tests {
 
     #[test]
     fn ring_product_matches_schoolbook() {
-        if Avx2::detect().is_none() {
+        if Avx2Pclmul::detect().is_none() {
             return;
         }
         let mut seed = 5;
@@ -882,7 +1031,7 @@ mod tests {
 
     #[test]
     fn toom4_product_matches_schoolbook_mod_2_13() {
-        if Avx2::detect().is_none() {
+        if Avx2Pclmul::detect().is_none() {
             return;
         }
         let mut seed = 9;
@@ -929,9 +1078,44 @@ mod tests {
         }
     }
 
+    /// The PCLMULQDQ inverse against the portable divsteps for one set.
+    fn check_r2<P: ParameterSet>(seed: &mut u64) {
+        for round in 0..4 {
+            let mut a = rand_poly(seed, P::N);
+            if round == 0 {
+                // Φ_n: not invertible, both give the same value.
+                a.fill(1);
+            }
+            let mut want = vec![0u16; P::N];
+            inv::r2_inverse::<P>(&mut want, &a);
+            let mut got = vec![7u16; P::N];
+            // SAFETY: AVX2 and PCLMULQDQ were detected above.
+            unsafe { r2_inverse::<P>(&mut got, &a) };
+            if round == 0 {
+                assert!(got.iter().all(|&c| c == 0), "{}: Φ_n", P::INFO.name);
+                continue;
+            }
+            assert_eq!(got, want, "{}", P::INFO.name);
+        }
+    }
+
+    #[test]
+    fn r2_inverse_matches_the_divsteps() {
+        if Avx2Pclmul::detect().is_none() {
+            return;
+        }
+        let mut seed = 17;
+        check_r2::<crate::NtruHps2048509>(&mut seed);
+        check_r2::<crate::NtruHps2048677>(&mut seed);
+        check_r2::<crate::NtruHps4096821>(&mut seed);
+        check_r2::<crate::NtruHps40961229>(&mut seed);
+        check_r2::<crate::NtruHrss701>(&mut seed);
+        check_r2::<crate::NtruHrss1373>(&mut seed);
+    }
+
     #[test]
     fn product_matches_schoolbook() {
-        if Avx2::detect().is_none() {
+        if Avx2Pclmul::detect().is_none() {
             return;
         }
         let mut seed = 3;

@@ -20,7 +20,7 @@ mod portable;
 
 pqforge_core::x86_simd! {
     mod avx2;
-    use pqforge_core::cpu::Avx2;
+    use pqforge_core::cpu::Avx2Pclmul;
 }
 // rustfmt does not follow `mod` items inside a macro call: this
 // never-compiled twin lets `cargo fmt` reach the file.
@@ -34,8 +34,8 @@ use crate::kem::Backend;
 pqforge_core::backend_dispatch! {
     kernels: Backend;
     portable: Portable;
-    /// x86_64 AVX2.
+    /// x86_64 AVX2 (and PCLMULQDQ).
     Avx2 = "avx2",
-        detect: Avx2::detect(),
+        detect: Avx2Pclmul::detect(),
         run: |token, op| avx2::run(token, op);
 }
