@@ -79,7 +79,8 @@ fn median(v: &mut [u64]) -> u64 {
 }
 
 /// Times every implementation (the first is pqforge) and prints one row per
-/// operation and implementation.
+/// operation and implementation; a pqforge row names the backend of
+/// `scheme` (a registry name), `pqforge [avx2]`.
 #[cfg_attr(
     not(any(
         feature = "hqc",
@@ -128,6 +129,15 @@ pub fn compare_scaled(scheme: &str, mut impls: Vec<Impl>, opts: &Opts, div: &[us
                 .collect()
         })
         .collect();
+    // pqforge's rows say which of its backends ran (after `--no-avx512`).
+    let backend = pqforge::Algorithm::find(scheme).map_or("?", pqforge::Algorithm::backend);
+    let label = |name: &str| {
+        if name.starts_with("pqforge") {
+            format!("{name} [{backend}]")
+        } else {
+            name.to_string()
+        }
+    };
     for k in 0..nops {
         for (i, im) in impls.iter().enumerate() {
             let ratio = if i == 0 {
@@ -137,7 +147,10 @@ pub fn compare_scaled(scheme: &str, mut impls: Vec<Impl>, opts: &Opts, div: &[us
             };
             println!(
                 "| {scheme} | {} | {} | {} | {} | {ratio} |",
-                im.ops[k].0, im.name, med[i][k].0, med[i][k].1
+                im.ops[k].0,
+                label(im.name),
+                med[i][k].0,
+                med[i][k].1
             );
         }
     }

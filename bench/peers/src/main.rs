@@ -1,7 +1,9 @@
 //! Side-by-side benchmark of pqforge and peer implementations, in one
 //! process, interleaved round by round so machine noise hits every
 //! implementation alike. Prints medians and the ratio pqforge / peer
-//! (below 1.0 means pqforge is faster).
+//! (below 1.0 means pqforge is faster), under the CPU line
+//! (`pqforge::cpu::Summary`); pqforge's rows name the backend its dispatch
+//! ran (`pqforge [avx2]`).
 //!
 //! ```text
 //! cargo run --release -p pqforge-peers -- [--filter hqc] [--iters 200] [--rounds 5] [--no-avx512]
@@ -39,6 +41,8 @@ fn main() {
             std::process::exit(2);
         }
     };
+    // After `Opts::parse` (`--no-avx512`): the features the dispatches see.
+    println!("{}\n", pqforge::cpu::Summary);
     println!("| scheme | op | impl | median ns | median cycles | ratio pqforge/impl |");
     println!("|---|---|---|---:|---:|---:|");
     #[cfg(feature = "hqc")]

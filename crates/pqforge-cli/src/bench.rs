@@ -15,6 +15,9 @@ use crate::{BenchFormat, Failure, filtered, meter, plot, rng};
 pub struct Row {
     /// Algorithm name.
     pub alg: &'static str,
+    /// The backend its dispatch ran on (`portable`, `avx2`, ...:
+    /// [`Algorithm::backend`]).
+    pub backend: &'static str,
     /// `keygen`, `encaps`, `decaps`, `sign` or `verify`.
     pub op: &'static str,
     /// Median wall time per call.
@@ -138,6 +141,7 @@ pub fn measure(
         let min_ns = ns.iter().copied().min().unwrap_or(0);
         rows.push(Row {
             alg: s.info().name,
+            backend: alg.backend(),
             op,
             iters: ns.len(),
             median_ns: median(&mut ns),
@@ -165,14 +169,15 @@ pub fn progress(len: usize, what: &str) -> ProgressBar {
 /// Markdown table of rows.
 pub fn markdown(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| algorithm | op | median ns | min ns | median cycles | stack bytes | heap bytes | iters |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|\n",
+        "| algorithm | backend | op | median ns | min ns | median cycles | stack bytes | heap bytes | iters |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in rows {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.alg,
+            r.backend,
             r.op,
             r.median_ns,
             r.min_ns,
@@ -186,13 +191,15 @@ pub fn markdown(rows: &[Row]) -> String {
 }
 
 fn csv(rows: &[Row]) -> String {
-    let mut s =
-        String::from("alg,op,median_ns,min_ns,median_cycles,stack_bytes,heap_bytes,iters\n");
+    let mut s = String::from(
+        "alg,backend,op,median_ns,min_ns,median_cycles,stack_bytes,heap_bytes,iters\n",
+    );
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{}",
             r.alg,
+            r.backend,
             r.op,
             r.median_ns,
             r.min_ns,
@@ -221,6 +228,13 @@ pub fn run(
         pb.inc(1);
     }
     pb.finish_and_clear();
+    // The machine the figures come from: on standard output above the
+    // markdown table, on standard error beside CSV and JSON (whose rows
+    // name their backend).
+    match format {
+        BenchFormat::Md => println!("{}\n", pqforge::cpu::Summary),
+        BenchFormat::Csv | BenchFormat::Json => eprintln!("pqforge: {}", pqforge::cpu::Summary),
+    }
     match format {
         BenchFormat::Md => print!("{}", markdown(&rows)),
         BenchFormat::Csv => print!("{}", csv(&rows)),

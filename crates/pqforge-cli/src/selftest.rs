@@ -71,10 +71,11 @@ pub fn main_job() -> Result<(), Failure> {
         algs.len()
     );
     let mut failures = Vec::new();
+    println!("{}\n", pqforge::cpu::Summary);
     println!(
-        "| algorithm | kind | status | test (rounds) | keygen µs | encaps/sign µs | decaps/verify µs | peak stack B | pk / sk / ct-or-sig B |"
+        "| algorithm | kind | status | backend | test (rounds) | keygen µs | encaps/sign µs | decaps/verify µs | peak stack B | pk / sk / ct-or-sig B |"
     );
-    println!("|---|---|---|---|---:|---:|---:|---:|---|");
+    println!("|---|---|---|---|---|---:|---:|---:|---:|---|");
     let pb = bench::progress(algs.len(), "pqforge");
     for a in algs {
         pb.set_message(a.name());
@@ -100,10 +101,11 @@ pub fn main_job() -> Result<(), Failure> {
         };
         pb.suspend(|| {
             println!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} / {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} / {} |",
                 i.name,
                 i.kind.as_str(),
                 i.status.as_str(),
+                a.backend(),
                 if test.is_empty() {
                     format!("ok ({rounds})")
                 } else {

@@ -150,6 +150,7 @@ fn bench_json_has_the_contract_keys() {
     for r in rows {
         for k in [
             "alg",
+            "backend",
             "op",
             "median_ns",
             "min_ns",
@@ -165,6 +166,41 @@ fn bench_json_has_the_contract_keys() {
                 .contains(&r["op"].as_str().expect("op"))
         );
         assert!(r["stack_bytes"].as_u64().expect("stack") > 0);
+    }
+}
+
+/// `pqforge bench` says which code produced its figures: the CPU line
+/// first (model and detected features), then every row names the backend
+/// the algorithm's dispatch picks here (one KEM and one signature scheme).
+#[test]
+fn bench_names_the_cpu_and_each_backend() {
+    for kind in ["kem", "sig"] {
+        let names = names(kind);
+        let Some(first) = names.first() else { continue };
+        let o = pqforge(&["bench", "--filter", first, "--iters", "3"]);
+        let out = stdout(&o);
+        assert!(o.status.success(), "{out}");
+        let mut lines = out.lines();
+        assert_eq!(
+            lines.next(),
+            Some(pqforge::cpu::Summary.to_string().as_str())
+        );
+        assert_eq!(lines.next(), Some(""));
+        let header: Vec<&str> = lines.next().expect("header").split(" | ").collect();
+        let col = header
+            .iter()
+            .position(|&c| c == "backend")
+            .expect("a backend column");
+        let mut rows = 0;
+        for l in lines.skip(1) {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            let alg = cells[0].trim_start_matches("| ");
+            let a = pqforge::Algorithm::find(alg).expect("a registered name");
+            assert_eq!(cells[col], a.backend(), "{l}");
+            assert!(a.backends().is_available(cells[col]), "{l}");
+            rows += 1;
+        }
+        assert!(rows >= 3, "{out}");
     }
 }
 

@@ -262,6 +262,213 @@ feature_fn!(
     avx512vl, AVX512VL, "avx512vl"
 );
 
+/// A feature query of this module ([`avx2`], ...).
+pub type Query = fn() -> bool;
+
+/// Every feature this module detects, by its `target_feature` name (`sha`
+/// for [`sha_ni`]), with its query: the list [`detected`] and the bench
+/// headers walk.
+pub const FEATURES: [(&str, Query); 11] = [
+    ("avx2", avx2),
+    ("bmi1", bmi1),
+    ("bmi2", bmi2),
+    ("pclmulqdq", pclmulqdq),
+    ("vpclmulqdq", vpclmulqdq),
+    ("aes", aes),
+    ("vaes", vaes),
+    ("sha", sha_ni),
+    ("avx512f", avx512f),
+    ("avx512bw", avx512bw),
+    ("avx512vl", avx512vl),
+];
+
+/// The names of the [`FEATURES`] this CPU (and OS) has, in that order: what
+/// the dispatches see, so without the AVX-512 ones after
+/// [`disable_avx512`]. Empty on other architectures.
+///
+/// ```
+/// let names: Vec<&str> = pqforge_core::cpu::detected().collect();
+/// assert_eq!(names.contains(&"avx2"), pqforge_core::cpu::avx2());
+/// ```
+pub fn detected() -> impl Iterator<Item = &'static str> + Clone {
+    FEATURES.into_iter().filter(|(_, on)| on()).map(|(n, _)| n)
+}
+
+/// The CPU's brand string (CPUID leaves 0x8000_0002..=0x8000_0004, up to
+/// 48 bytes, surrounding spaces trimmed), held by value: no heap, no
+/// static buffer. `"unknown"` where there is none (other architectures,
+/// Miri, CPUs without those leaves).
+///
+/// ```
+/// let m = pqforge_core::cpu::model();
+/// assert!(!m.as_str().is_empty());
+/// println!("{m}");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Model {
+    bytes: [u8; 48],
+    len: u8,
+}
+
+impl Model {
+    /// The brand string.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match core::str::from_utf8(&self.bytes[..self.len as usize]) {
+            Ok(s) if !s.is_empty() => s,
+            _ => "unknown",
+        }
+    }
+}
+
+impl core::fmt::Display for Model {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::fmt::Debug for Model {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+/// The CPU's brand string (see [`Model`]).
+#[must_use]
+pub fn model() -> Model {
+    let mut bytes = [0u8; 48];
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // SAFETY: CPUID exists on every x86_64 CPU; it only reads
+        // identification registers.
+        #[allow(unsafe_code, unused_unsafe)]
+        let cpuid = |leaf: u32| unsafe { core::arch::x86_64::__cpuid(leaf) };
+        if cpuid(0x8000_0000).eax >= 0x8000_0004 {
+            for (i, leaf) in (0x8000_0002u32..=0x8000_0004).enumerate() {
+                let r = cpuid(leaf);
+                for (j, w) in [r.eax, r.ebx, r.ecx, r.edx].into_iter().enumerate() {
+                    bytes[16 * i + 4 * j..][..4].copy_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
+    }
+    // The string is NUL-padded (or NUL-terminated), often space-padded in
+    // front; keep printable ASCII only, so that `as_str` is valid UTF-8.
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(48);
+    let valid = bytes[..end].iter().all(|b| (0x20..0x7f).contains(b));
+    let (mut lo, mut hi) = (0, if valid { end } else { 0 });
+    while lo < hi && bytes[lo] == b' ' {
+        lo += 1;
+    }
+    while hi > lo && bytes[hi - 1] == b' ' {
+        hi -= 1;
+    }
+    bytes.copy_within(lo..hi, 0);
+    Model {
+        bytes,
+        len: (hi - lo) as u8,
+    }
+}
+
+/// One line for benchmark reports: the CPU model and the [`detected`]
+/// features, `cpu: <model>; features: avx2 bmi1 ...` (`features: none`
+/// without any). `pqforge bench`, the no-argument table and the peers bench
+/// print it above their figures.
+///
+/// ```
+/// let line = pqforge_core::cpu::Summary.to_string();
+/// assert!(line.starts_with("cpu: "));
+/// assert!(line.contains("; features: "));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Summary;
+
+impl core::fmt::Display for Summary {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "cpu: {}; features:", model())?;
+        let mut any = false;
+        for n in detected() {
+            write!(f, " {n}")?;
+            any = true;
+        }
+        if !any {
+            f.write_str(" none")?;
+        }
+        Ok(())
+    }
+}
+
+/// The backends of a scheme crate, for reports and their tests: every
+/// backend it has, which ones this CPU runs, and the one its dispatch picks.
+/// Each parameter set names its crate's as [`crate::Kem::BACKENDS`] /
+/// [`crate::SignatureScheme::BACKENDS`]; the dynamic API reports it
+/// ([`crate::DynKem::backend`], [`crate::DynSig::backend`]). A crate that
+/// uses [`crate::backend_dispatch!`] gets one generated (`BACKENDS`).
+///
+/// ```
+/// use pqforge_core::cpu::Backends;
+/// const B: Backends = Backends::new(
+///     &["portable", "avx2"],
+///     || if pqforge_core::cpu::avx2() { "avx2" } else { "portable" },
+///     |name| name == "portable" || (name == "avx2" && pqforge_core::cpu::avx2()),
+/// );
+/// assert!(B.names().contains(&B.selected()));
+/// assert!(B.is_available(B.selected()));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Backends {
+    names: &'static [&'static str],
+    selected: fn() -> &'static str,
+    is_available: fn(&str) -> bool,
+}
+
+impl Backends {
+    /// `names`: every backend of the crate, compiled in or not, from the
+    /// slowest (the portable one) to the fastest; `selected`: the one the
+    /// dispatch picks on this CPU (asked at each call, so that
+    /// [`disable_avx512`] shows); `is_available`: whether a named backend
+    /// is compiled in and this CPU supports it.
+    #[must_use]
+    pub const fn new(
+        names: &'static [&'static str],
+        selected: fn() -> &'static str,
+        is_available: fn(&str) -> bool,
+    ) -> Self {
+        Self {
+            names,
+            selected,
+            is_available,
+        }
+    }
+
+    /// Every backend of the crate, the slowest (portable) first.
+    #[must_use]
+    pub fn names(&self) -> &'static [&'static str] {
+        self.names
+    }
+
+    /// The backend the public API runs on, on this CPU, now.
+    #[must_use]
+    pub fn selected(&self) -> &'static str {
+        (self.selected)()
+    }
+
+    /// Whether the backend `name` is compiled in and this CPU supports it.
+    #[must_use]
+    pub fn is_available(&self, name: &str) -> bool {
+        (self.is_available)(name)
+    }
+}
+
+impl core::fmt::Debug for Backends {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Backends")
+            .field("names", &self.names)
+            .field("selected", &self.selected())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Zero-sized proofs that the CPU has a set of features: the only way to
 /// reach a backend's `#[target_feature]` code.
 ///
@@ -439,7 +646,10 @@ macro_rules! __x86_simd_each {
 ///   listed ones in order) with `ALL` (an array), `name()`, `is_available()` and
 ///   `selected()`, for differential tests and benchmarks;
 /// * `fn run_on(which, op)` (`pub(crate)`): `op` on one given backend, if it
-///   is compiled in and this CPU supports it.
+///   is compiled in and this CPU supports it;
+/// * `const BACKENDS` (`pub`): the same as a [`Backends`], which the
+///   crate's parameter sets give as their `BACKENDS` (what the dynamic API
+///   and the benchmarks report).
 ///
 /// Each SIMD backend names its `detect` expression (an `Option` of the
 /// `cpu` tokens that prove its features) and how to run an operation with
@@ -492,6 +702,9 @@ macro_rules! __x86_simd_each {
 /// assert_eq!(backend::run(backend::Double(21)), 42);
 /// assert_eq!(backend::Which::ALL[0].name(), "portable");
 /// assert_eq!(backend::run_on(backend::Which::Portable, backend::Double(1)), Some(2));
+/// assert_eq!(backend::BACKENDS.names(), ["portable", "avx2"]);
+/// assert_eq!(backend::BACKENDS.selected(), backend::Which::selected().name());
+/// assert!(backend::BACKENDS.is_available(backend::BACKENDS.selected()));
 /// ```
 #[macro_export]
 macro_rules! backend_dispatch {
@@ -577,6 +790,14 @@ macro_rules! backend_dispatch {
             }
         }
 
+        /// This crate's backends for reports ([`$crate::cpu::Backends`]):
+        /// [`Which::ALL`]'s names, [`Which::selected`], [`Which::is_available`].
+        pub const BACKENDS: $crate::cpu::Backends = $crate::cpu::Backends::new(
+            &["portable" $(, $name)*],
+            || Which::selected().name(),
+            |name| Which::ALL.into_iter().any(|w| w.name() == name && w.is_available()),
+        );
+
         /// The name of the backend an operation runs on.
         struct Name;
 
@@ -627,6 +848,47 @@ pub const X86_SIMD: bool = cfg!(all(
 
 #[cfg(all(test, feature = "std", target_arch = "x86_64"))]
 mod tests {
+    use std::format;
+    use std::string::ToString;
+    use std::vec::Vec;
+
+    /// The brand string is there, and is the `model name` Linux reports
+    /// (which the kernel reads from the same CPUID leaves).
+    #[test]
+    #[cfg_attr(miri, ignore = "no CPUID under Miri")]
+    fn model_is_the_brand_string() {
+        let m = super::model();
+        assert!(!m.as_str().is_empty());
+        assert_ne!(m.as_str(), "unknown");
+        assert_eq!(m.as_str(), m.as_str().trim());
+        if let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") {
+            let linux = info
+                .lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim());
+            if let Some(linux) = linux {
+                assert_eq!(m.as_str(), linux);
+            }
+        }
+    }
+
+    /// The report line names the model and exactly the detected features.
+    #[test]
+    fn summary_names_the_model_and_the_features() {
+        let line = super::Summary.to_string();
+        let (cpu, features) = line.split_once("; features: ").expect("two parts");
+        assert_eq!(cpu, format!("cpu: {}", super::model()));
+        let listed: Vec<&str> = features.split(' ').collect();
+        for (name, on) in super::FEATURES {
+            assert_eq!(listed.contains(&name), on(), "{name} in `{line}`");
+        }
+        assert_eq!(
+            listed.contains(&"avx2"),
+            std::is_x86_feature_detected!("avx2")
+        );
+    }
+
     #[test]
     fn agrees_with_std() {
         assert_eq!(super::avx2(), std::is_x86_feature_detected!("avx2"));

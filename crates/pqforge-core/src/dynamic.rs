@@ -15,6 +15,7 @@ use core::marker::PhantomData;
 use core::ops::Range;
 
 use crate::bytes::{array_mut, array_ref};
+use crate::cpu::Backends;
 use crate::kem::{self, Kem, PreparedDk, PreparedEk};
 use crate::keyfile::{self, PrivateKeyParts};
 use crate::sig::{self, PreparedSk, PreparedVk, SignOptions, SignatureScheme};
@@ -26,6 +27,22 @@ use crate::{AlgInfo, CryptoRng, Error};
 pub trait DynKem: Send + Sync {
     /// Metadata of this parameter set.
     fn info(&self) -> &'static AlgInfo;
+
+    /// The backends of the crate that implements this set ([`Kem::BACKENDS`]).
+    fn backends(&self) -> Backends;
+
+    /// The backend the dispatch picks for this set on this CPU, now
+    /// (`"portable"`, `"avx2"`, ...; after [`crate::cpu::disable_avx512`],
+    /// never an AVX-512 one): what every figure of a benchmark ran on.
+    ///
+    /// ```ignore
+    /// let kem = pqforge::Algorithm::find("ml-kem-768").unwrap().kem().unwrap();
+    /// println!("{}: {}", kem.info().name, kem.backend()); // ml-kem-768: avx2
+    /// assert!(kem.backends().is_available(kem.backend()));
+    /// ```
+    fn backend(&self) -> &'static str {
+        self.backends().selected()
+    }
 
     /// Generates a key pair into `ek` and `dk`.
     ///
@@ -117,6 +134,21 @@ pub trait DynKem: Send + Sync {
 pub trait DynSig: Send + Sync {
     /// Metadata of this parameter set.
     fn info(&self) -> &'static AlgInfo;
+
+    /// The backends of the crate that implements this set
+    /// ([`SignatureScheme::BACKENDS`]).
+    fn backends(&self) -> Backends;
+
+    /// The backend the dispatch picks for this set on this CPU, now (see
+    /// [`DynKem::backend`]).
+    ///
+    /// ```ignore
+    /// let sig = pqforge::Algorithm::find("ml-dsa-65").unwrap().sig().unwrap();
+    /// println!("{}: {}", sig.info().name, sig.backend()); // ml-dsa-65: avx512
+    /// ```
+    fn backend(&self) -> &'static str {
+        self.backends().selected()
+    }
 
     /// Generates a key pair into `vk` and `sk`.
     ///
@@ -253,6 +285,22 @@ impl Scheme {
         }
     }
 
+    /// The backends of the crate that implements this set.
+    #[must_use]
+    pub fn backends(&self) -> Backends {
+        match self {
+            Scheme::Kem(k) => k.backends(),
+            Scheme::Sig(s) => s.backends(),
+        }
+    }
+
+    /// The backend the dispatch picks for this set on this CPU
+    /// ([`DynKem::backend`], [`DynSig::backend`]).
+    #[must_use]
+    pub fn backend(&self) -> &'static str {
+        self.backends().selected()
+    }
+
     /// Byte ranges of the encoded secret key that are public.
     #[must_use]
     pub fn sk_public_ranges(&self) -> &'static [Range<usize>] {
@@ -306,6 +354,10 @@ impl<P: Kem> DynKem for KemAlg<P> {
     fn info(&self) -> &'static AlgInfo {
         kem::sizes_ok::<P>();
         const { &P::INFO }
+    }
+
+    fn backends(&self) -> Backends {
+        P::BACKENDS
     }
 
     fn keygen(&self, rng: &mut dyn CryptoRng, ek: &mut [u8], dk: &mut [u8]) -> Result<(), Error> {
@@ -442,6 +494,10 @@ impl<P: SignatureScheme> DynSig for SigAlg<P> {
     fn info(&self) -> &'static AlgInfo {
         sig::sig_sizes_ok::<P>();
         const { &P::INFO }
+    }
+
+    fn backends(&self) -> Backends {
+        P::BACKENDS
     }
 
     fn keygen(&self, rng: &mut dyn CryptoRng, vk: &mut [u8], sk: &mut [u8]) -> Result<(), Error> {

@@ -56,6 +56,11 @@ pub trait Kem: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// Offset of the encapsulation key inside the decapsulation key, if the
     /// decapsulation key embeds it.
     const DK_EK_OFFSET: Option<usize> = None;
+    /// The backends of the crate that implements this set, and the one its
+    /// dispatch picks on this CPU (reports and benchmarks:
+    /// [`crate::DynKem::backend`]). A crate that uses
+    /// [`crate::backend_dispatch!`] gives the generated `BACKENDS`.
+    const BACKENDS: crate::cpu::Backends;
 
     /// Encapsulation-key storage, `[u8; INFO.pk_bytes]`.
     type EkBytes: ByteArray;

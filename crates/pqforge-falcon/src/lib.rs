@@ -209,6 +209,7 @@ macro_rules! falcon_set {
         }
 
         impl SignatureScheme for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::sig($name, "Falcon", $pk, $sk, $sigbytes, $cat)
                 .with_status(Status::Draft)
                 .with_kat($kat, $hdr)

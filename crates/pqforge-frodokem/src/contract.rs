@@ -30,6 +30,7 @@ const REV_ROUND3: &str =
 macro_rules! kem_impl {
     ($ty:ident, $name:literal, $stem:literal, $header:literal, $cat:literal, $rev:expr) => {
         impl Kem for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::kem(
                 $name,
                 "FrodoKEM",

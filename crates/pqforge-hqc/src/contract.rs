@@ -21,6 +21,7 @@ use crate::params::{
 macro_rules! kem_impl {
     ($ty:ident, $name:literal, $stem:literal, $header:literal, $cat:literal, $revline:expr) => {
         impl Kem for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::kem(
                 $name,
                 "HQC",

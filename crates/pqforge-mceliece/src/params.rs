@@ -71,6 +71,7 @@ macro_rules! param_sets {
         }
 
         impl Kem for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::kem($name, "Classic McEliece", $pk, $sk, $ct, 32, $cat)
                 .with_status(Status::AtRisk)
                 .with_kat(KatRng::NistDrbg, concat!("# kem/", $name))

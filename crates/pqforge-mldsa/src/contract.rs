@@ -54,6 +54,7 @@ macro_rules! mldsa_set {
     ($ty:ident, $name:literal, $stem:literal, $oid:literal, $pk:literal, $sk:literal,
      $sig:literal, $cat:literal) => {
         impl SignatureScheme for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::sig($name, "ML-DSA", $pk, $sk, $sig, $cat)
                 .with_status(Status::Standard)
                 .with_kat(KatRng::None, "")

@@ -93,6 +93,7 @@ macro_rules! kem_impl {
         };
 
         impl Kem for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::kem($name, "ML-KEM", $ek, $dk, $ct, 32, $cat)
                 .with_status(Status::Standard)
                 .with_kat(KatRng::NistDrbg, $header)

@@ -21,6 +21,7 @@ use crate::poly;
 macro_rules! kem_impl {
     ($ty:ident, $name:literal, $stem:literal, $header:literal, $cat:literal) => {
         impl Kem for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::kem(
                 $name,
                 "NTRU",

@@ -22,6 +22,7 @@ use crate::random::{PerWord, Randomness, ShakeStream, SliceWords};
 macro_rules! kem_impl {
     ($ty:ident, $name:literal, $header:literal) => {
         impl Kem for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::kem(
                 $name,
                 "Streamlined NTRU Prime",

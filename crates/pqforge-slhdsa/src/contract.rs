@@ -99,6 +99,7 @@ impl<'a> MessagePrime<'a> {
 macro_rules! slhdsa_set {
     ($ty:ident, $name:literal, $stem:literal, $oid:literal, $n:literal, $sig:literal, $cat:literal) => {
         impl SignatureScheme for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::sig($name, "SLH-DSA", 2 * $n, 4 * $n, $sig, $cat)
                 .with_status(Status::Standard)
                 .with_kat(KatRng::None, "")

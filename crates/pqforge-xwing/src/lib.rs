@@ -128,6 +128,9 @@ fn tail32(b: &[u8]) -> [u8; 32] {
 }
 
 impl Kem for XWing {
+    /// ML-KEM-768's: the X25519 half is x25519-dalek's 64-bit field
+    /// arithmetic on every CPU (no run-time dispatch).
+    const BACKENDS: pqforge_core::cpu::Backends = <MlKem768 as Kem>::BACKENDS;
     const INFO: AlgInfo = AlgInfo::kem("x-wing", "X-Wing", 1216, 32, 1120, 32, 3)
         .with_status(Status::Draft)
         .with_revision("draft-connolly-cfrg-xwing-kem-10 (March 2026)")

@@ -9,6 +9,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use pqforge_core::cpu::Backends;
 use pqforge_core::{AlgInfo, DynKem, DynSig, Kind, Scheme};
 
 /// One scheme family: the cargo feature of this crate that enables it and
@@ -123,6 +124,32 @@ impl Algorithm {
     #[must_use]
     pub fn kind(self) -> Kind {
         self.info().kind
+    }
+
+    /// The backend its crate's dispatch picks on this CPU, now: the code
+    /// every call runs (`"portable"`, `"avx2"`, `"avx512"`, ...; see
+    /// [`pqforge_core::DynKem::backend`]). Benchmarks print it next to their
+    /// figures, with [`crate::cpu::Summary`].
+    ///
+    /// ```
+    /// # #[cfg(feature = "mlkem")] {
+    /// use pqforge::Algorithm;
+    /// let a = Algorithm::find("ml-kem-768").unwrap();
+    /// let b = a.backends();
+    /// assert_eq!(b.names(), ["portable", "armv7em", "avx2"]);
+    /// assert!(b.is_available(a.backend()));
+    /// println!("{} ran on {}", a, a.backend()); // ml-kem-768 ran on avx2
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn backend(self) -> &'static str {
+        self.0.backend()
+    }
+
+    /// Every backend of its crate, and which ones this CPU runs.
+    #[must_use]
+    pub fn backends(self) -> Backends {
+        self.0.backends()
     }
 }
 

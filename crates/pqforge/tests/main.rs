@@ -4,6 +4,7 @@
 //! runs test binaries one after another, so one binary also runs the
 //! slow tests of different files in parallel.
 
+mod backends;
 mod keyfiles;
 mod xwing_keyfiles;
 mod zeroize;

@@ -44,6 +44,11 @@ pub trait SignatureScheme: Copy + Default + fmt::Debug + Send + Sync + 'static {
     const INFO: AlgInfo;
     /// Byte ranges of the encoded signing key that are public.
     const SK_PUBLIC: &'static [Range<usize>] = &[];
+    /// The backends of the crate that implements this set, and the one its
+    /// dispatch picks on this CPU (reports and benchmarks:
+    /// [`crate::DynSig::backend`]). A crate that uses
+    /// [`crate::backend_dispatch!`] gives the generated `BACKENDS`.
+    const BACKENDS: crate::cpu::Backends;
 
     /// Verifying-key storage, `[u8; INFO.pk_bytes]`.
     type VkBytes: ByteArray;

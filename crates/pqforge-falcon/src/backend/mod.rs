@@ -250,3 +250,20 @@ macro_rules! dispatch {
 }
 
 for_each_operation!(dispatch);
+
+/// The backend the dispatch functions above pick on this CPU.
+fn selected() -> &'static str {
+    pqforge_core::x86_simd! {{
+        if pqforge_core::cpu::Avx2::detect().is_some() {
+            return "avx2";
+        }
+    }}
+    "portable"
+}
+
+/// The backends for reports ([`pqforge_core::cpu::Backends`]; every
+/// Falcon and FN-DSA parameter set's `BACKENDS`): `portable` and `avx2`.
+pub(crate) const BACKENDS: pqforge_core::cpu::Backends =
+    pqforge_core::cpu::Backends::new(&["portable", "avx2"], selected, |name| {
+        name == "portable" || (name == "avx2" && selected() == "avx2")
+    });

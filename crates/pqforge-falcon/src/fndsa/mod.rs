@@ -502,6 +502,7 @@ macro_rules! fndsa_set {
         pub struct $ty;
 
         impl SignatureScheme for $ty {
+            const BACKENDS: pqforge_core::cpu::Backends = crate::backend::BACKENDS;
             const INFO: AlgInfo = AlgInfo::sig($name, "FN-DSA", $pk, $sk, $sig, $cat)
                 .with_status(Status::Draft)
                 .with_kat(KatRng::None, "")

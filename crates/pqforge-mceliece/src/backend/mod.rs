@@ -131,6 +131,16 @@ pub(crate) fn decaps<P: ParameterSet>(sk: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
     crate::kem::decaps_with::<P, Portable>(sk, ct, ss);
 }
 
+/// The backends for reports ([`pqforge_core::cpu::Backends`]; every
+/// parameter set's `BACKENDS`): the names of [`testing::available`], the
+/// one the dispatch picks being the last available (`avx2-pclmul`: key
+/// generation with PCLMULQDQ, encapsulation and decapsulation on `avx2`).
+pub(crate) const BACKENDS: pqforge_core::cpu::Backends = pqforge_core::cpu::Backends::new(
+    &["portable", "avx2", "avx2-pclmul"],
+    || testing::available().last().copied().unwrap_or("portable"),
+    |name| testing::available().contains(&name),
+);
+
 /// Backend names for the differential tests.
 #[doc(hidden)]
 pub mod testing {

@@ -236,6 +236,24 @@ pub fn backend_name() -> &'static str {
     "portable"
 }
 
+/// The backends for reports ([`pqforge_core::cpu::Backends`]; every
+/// parameter set's `BACKENDS`): `portable`, `armv7em`, `avx2`, the one the
+/// dispatch picks being [`backend_name`].
+pub const BACKENDS: pqforge_core::cpu::Backends =
+    pqforge_core::cpu::Backends::new(&["portable", "armv7em", "avx2"], backend_name, |name| {
+        match name {
+            "portable" => true,
+            "armv7em" => cfg!(all(
+                target_arch = "arm",
+                target_feature = "dsp",
+                target_feature = "mclass",
+                target_endian = "little"
+            )),
+            "avx2" => pqforge_core::cpu::X86_SIMD && pqforge_core::cpu::avx2(),
+            _ => false,
+        }
+    });
+
 /// ML-KEM.KeyGen_internal(d, z) (the draft's if `ipd`).
 pub(crate) struct Keygen<'a, P> {
     pub(crate) d: &'a [u8; 32],
