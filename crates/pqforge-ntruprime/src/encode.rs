@@ -152,21 +152,47 @@ pub(crate) fn decode(r: &mut [u16], s: &[u8], lvs: &Levels) {
         let (b_ord, _) = shrink(l.m0 * l.m0);
         // Two reciprocals per level (public radices), precomputed.
         let (d0, dlast) = (l.d0, l.dlast);
-        for k in (0..pairs).rev() {
-            let last = 2 * k + 2 == l.len;
-            let (m1, d1) = if last { (l.mlast, dlast) } else { (l.m0, d0) };
-            let (nb, _) = shrink(l.m0 * m1);
-            let at = l.off + k * b_ord;
-            let mut x = u32::from(r[k]);
-            for j in (0..nb).rev() {
-                x = (x << 8) | u32::from(s[at + j]);
-            }
-            let (q, r0) = d0.divmod(x);
-            // Only a non-canonical input can give a quotient ≥ m1.
-            let r1 = d1.divmod(q).1;
-            r[2 * k] = r0 as u16;
-            r[2 * k + 1] = r1 as u16;
+        // The last pair has radices (m0, mlast) when the length is even.
+        let mut ordinary = pairs;
+        if l.len % 2 == 0 {
+            ordinary -= 1;
+            let k = pairs - 1;
+            let (nb, _) = shrink(l.m0 * l.mlast);
+            decode_pair(r, k, &s[l.off + k * b_ord..][..nb], d0, dlast);
         }
+        debug_assert!(b_ord <= 2, "radices below 2^14 merge into at most 2 bytes");
+        // The ordinary pairs, with their byte count fixed per level (the
+        // byte loop unrolled for each count).
+        match b_ord {
+            0 => decode_pairs::<0>(r, ordinary, &s[l.off..], d0),
+            1 => decode_pairs::<1>(r, ordinary, &s[l.off..], d0),
+            _ => decode_pairs::<2>(r, ordinary, &s[l.off..], d0),
+        }
+    }
+}
+
+/// Digits 2k and 2k + 1 from digit k and the pair's bytes `b` (most
+/// significant last): x = r\[k\]·256^|b| + b, divided by the radices.
+#[inline(always)]
+fn decode_pair(r: &mut [u16], k: usize, b: &[u8], d0: Divisor, d1: Divisor) {
+    let mut x = u32::from(r[k]);
+    for &byte in b.iter().rev() {
+        x = (x << 8) | u32::from(byte);
+    }
+    let (q, r0) = d0.divmod(x);
+    // Only a non-canonical input can give a quotient ≥ m1.
+    let r1 = d1.divmod(q).1;
+    r[2 * k] = r0 as u16;
+    r[2 * k + 1] = r1 as u16;
+}
+
+/// [`decode_pair`] for pairs k = count − 1, …, 0 (downwards: digit k is
+/// read before pair k/2 overwrites it) of radices (m0, m0), NB bytes each.
+#[inline(always)]
+fn decode_pairs<const NB: usize>(r: &mut [u16], count: usize, s: &[u8], d0: Divisor) {
+    for k in (0..count).rev() {
+        let b: &[u8; NB] = s[k * NB..k * NB + NB].try_into().expect("NB bytes");
+        decode_pair(r, k, b, d0, d0);
     }
 }
 
