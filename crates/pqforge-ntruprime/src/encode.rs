@@ -130,7 +130,9 @@ pub(crate) fn encode(out: &mut [u8], r: &mut [u16], lvs: &Levels) {
 }
 
 /// Decodes `s` (exactly the encoding's length) into `r.len()` digits, each
-/// below the radix of `lvs` (any input decodes).
+/// below the radix of `lvs` (any input decodes). Inlined, so that each
+/// backend compiles it for its instruction set.
+#[inline(always)]
 pub(crate) fn decode(r: &mut [u16], s: &[u8], lvs: &Levels) {
     assert_eq!(r.len(), lvs.p);
     let (lv, n) = (&lvs.lv, lvs.n);
@@ -186,11 +188,32 @@ fn decode_pair(r: &mut [u16], k: usize, b: &[u8], d0: Divisor, d1: Divisor) {
     r[2 * k + 1] = r1 as u16;
 }
 
-/// [`decode_pair`] for pairs k = count − 1, …, 0 (downwards: digit k is
-/// read before pair k/2 overwrites it) of radices (m0, m0), NB bytes each.
+/// [`decode_pair`] for pairs k = count − 1, …, 0 of radices (m0, m0), NB
+/// bytes each, downwards (digit k is read before a pair overwrites it):
+/// eight pairs at a time (all eight digits read, then divided lane by
+/// lane: the loops vectorize where the caller is compiled for a SIMD
+/// backend), the lowest count mod 8 one by one.
 #[inline(always)]
 fn decode_pairs<const NB: usize>(r: &mut [u16], count: usize, s: &[u8], d0: Divisor) {
-    for k in (0..count).rev() {
+    let mut k = count;
+    while k >= 8 {
+        k -= 8;
+        let mut x = [0u32; 8];
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi = u32::from(r[k + i]);
+            for j in (0..NB).rev() {
+                *xi = (*xi << 8) | u32::from(s[(k + i) * NB + j]);
+            }
+        }
+        let mut out = [0u16; 16];
+        for (i, &xi) in x.iter().enumerate() {
+            let (q, r0) = d0.divmod(xi);
+            out[2 * i] = r0 as u16;
+            out[2 * i + 1] = d0.divmod(q).1 as u16;
+        }
+        r[2 * k..2 * k + 16].copy_from_slice(&out);
+    }
+    for k in (0..k).rev() {
         let b: &[u8; NB] = s[k * NB..k * NB + NB].try_into().expect("NB bytes");
         decode_pair(r, k, b, d0, d0);
     }

@@ -91,7 +91,10 @@ fn short_from_words<P: ParameterSet, B: Backend>(out: &mut [i8], words: &mut [u3
     }
 }
 
-/// Rq_decode of a public key into `h` (any bytes decode).
+/// Rq_decode of a public key into `h` (any bytes decode). Inlined into the
+/// backend's operation, so that the codec is compiled for its instruction
+/// set (the same for [`rounded_decode`]).
+#[inline(always)]
 fn rq_decode<P: ParameterSet>(h: &mut [i16], pk: &[u8]) {
     let mut d = P::Digits::zeroed();
     decode(d.as_mut(), pk, const { &Levels::new(P::P, P::Q as u32) });
@@ -126,6 +129,7 @@ fn rounded_encode<P: ParameterSet>(out: &mut [u8], c: &[i16]) {
 }
 
 /// Rounded_decode: digit d ↦ 3d - Q12 (any bytes decode).
+#[inline(always)]
 fn rounded_decode<P: ParameterSet>(c: &mut [i16], s: &[u8]) {
     let mut d = P::Digits::zeroed();
     decode(
