@@ -312,10 +312,21 @@ pub(crate) fn padding_nonzero(bytes: &[u8], count: usize, logq: u32) -> u32 {
     (t.wrapping_neg() >> 31) & 1
 }
 
-/// Packs the first n − 1 coefficients of `a` (in {0, 1, 2}) five per byte.
+/// Packs the first n − 1 coefficients of `a` (in {0, 1, 2}) five per byte
+/// (full bytes as one sum of the five digits times powers of 3, no chain
+/// of dependent steps; the last, partial byte digit by digit).
 pub(crate) fn s3_to_bytes(out: &mut [u8], a: &[u16]) {
     let deg = a.len() - 1;
-    for (i, o) in out.iter_mut().enumerate() {
+    let full = if 5 * out.len() > deg {
+        out.len() - 1
+    } else {
+        out.len()
+    };
+    for (i, o) in out[..full].iter_mut().enumerate() {
+        let d = &a[5 * i..5 * i + 5];
+        *o = (d[0] + 3 * d[1] + 9 * d[2] + 27 * d[3] + 81 * d[4]) as u8;
+    }
+    for (i, o) in out.iter_mut().enumerate().skip(full) {
         let lo = 5 * i;
         let hi = (lo + 5).min(deg);
         let mut c = 0u16;
@@ -326,13 +337,32 @@ pub(crate) fn s3_to_bytes(out: &mut [u8], a: &[u16]) {
     }
 }
 
+/// ⌈2^16 / 3^j⌉ for j = 0..4: ⌊b / 3^j⌋ = ⌊b·POW3_RECIP\[j\] / 2^16⌋ for
+/// every byte b (checked exhaustively by a test).
+const POW3_RECIP: [u32; 5] = [65536, 21846, 7282, 2428, 810];
+
 /// Unpacks n − 1 trinary coefficients (each base-3 digit reduced mod 3, as
 /// the reference does for non-canonical bytes); the last coefficient is 0.
+/// The five digits of a full byte are computed independently
+/// (⌊b / 3^j⌋ mod 3 by multiplications), the partial last byte digit by
+/// digit.
 pub(crate) fn s3_from_bytes(r: &mut [u16], bytes: &[u8]) {
     let n = r.len();
-    for (i, &b) in bytes.iter().enumerate() {
+    let deg = n - 1;
+    let full = if 5 * bytes.len() > deg {
+        bytes.len() - 1
+    } else {
+        bytes.len()
+    };
+    for (i, &b) in bytes[..full].iter().enumerate() {
+        let b = u32::from(b);
+        for (j, &m) in POW3_RECIP.iter().enumerate() {
+            r[5 * i + j] = mod3((b * m) >> 16);
+        }
+    }
+    for (i, &b) in bytes.iter().enumerate().skip(full) {
         let mut c = u32::from(b);
-        for j in 5 * i..(5 * i + 5).min(n - 1) {
+        for j in 5 * i..(5 * i + 5).min(deg) {
             r[j] = mod3(c);
             c = div3(c);
         }
@@ -370,6 +400,15 @@ pub(crate) mod tests {
                 (*seed >> 40) as u16
             })
             .collect()
+    }
+
+    #[test]
+    fn byte_digits_are_exact() {
+        for b in 0..256u32 {
+            for (j, &m) in POW3_RECIP.iter().enumerate() {
+                assert_eq!((b * m) >> 16, b / 3u32.pow(j as u32), "b = {b}, j = {j}");
+            }
+        }
     }
 
     #[test]
