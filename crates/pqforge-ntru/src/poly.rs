@@ -265,7 +265,21 @@ pub(crate) fn sq_from_bytes(r: &mut [u16], bytes: &[u8], logq: u32) {
     let mask = (1u32 << logq) - 1;
     let lb = logq as usize;
     let groups = (n - 1) / 8;
-    for k in 0..groups {
+    // Every group but the last: coefficient i of group k from the three
+    // bytes holding it (a field of at most 14 bits starts at bit ≤ 7 of
+    // its first byte); the third byte may be the next group's.
+    for k in 0..groups.saturating_sub(1) {
+        let g = &bytes[lb * k..=lb * k + lb];
+        for i in 0..8 {
+            let bit = lb * i;
+            let at = bit / 8;
+            let w = u32::from(g[at]) | u32::from(g[at + 1]) << 8 | u32::from(g[at + 2]) << 16;
+            r[8 * k + i] = ((w >> (bit % 8)) & mask) as u16;
+        }
+    }
+    // The last group through a 128-bit accumulator (no byte past it read).
+    if groups > 0 {
+        let k = groups - 1;
         let mut buf = [0u8; 16];
         buf[..lb].copy_from_slice(&bytes[lb * k..lb * k + lb]);
         let acc = u128::from_le_bytes(buf);
