@@ -258,39 +258,16 @@ pub(crate) fn sq_to_bytes(out: &mut [u8], a: &[u16], logq: u32) {
 }
 
 /// Unpacks n − 1 coefficients of `logq` bits from `bytes` into `r`; the
-/// last coefficient is set to 0 (whole groups of eight coefficients from
-/// `logq` bytes at a time, as [`sq_to_bytes`]).
+/// last coefficient is set to 0. Bit by bit: the grouped forms (eight
+/// coefficients from `logq` bytes) made LLVM bound the loop with a
+/// division by `logq` at opt-level "z", which the division scan rejects.
 pub(crate) fn sq_from_bytes(r: &mut [u16], bytes: &[u8], logq: u32) {
     let n = r.len();
     let mask = (1u32 << logq) - 1;
-    let lb = logq as usize;
-    let groups = (n - 1) / 8;
-    // Every group but the last: coefficient i of group k from the three
-    // bytes holding it (a field of at most 14 bits starts at bit ≤ 7 of
-    // its first byte); the third byte may be the next group's.
-    for k in 0..groups.saturating_sub(1) {
-        let g = &bytes[lb * k..=lb * k + lb];
-        for i in 0..8 {
-            let bit = lb * i;
-            let at = bit / 8;
-            let w = u32::from(g[at]) | u32::from(g[at + 1]) << 8 | u32::from(g[at + 2]) << 16;
-            r[8 * k + i] = ((w >> (bit % 8)) & mask) as u16;
-        }
-    }
-    // The last group through a 128-bit accumulator (no byte past it read).
-    if groups > 0 {
-        let k = groups - 1;
-        let mut buf = [0u8; 16];
-        buf[..lb].copy_from_slice(&bytes[lb * k..lb * k + lb]);
-        let acc = u128::from_le_bytes(buf);
-        for i in 0..8 {
-            r[8 * k + i] = ((acc >> (lb * i)) as u32 & mask) as u16;
-        }
-    }
     let mut acc = 0u32;
     let mut bits = 0u32;
-    let mut src = bytes[lb * groups..].iter();
-    for c in &mut r[8 * groups..n - 1] {
+    let mut src = bytes.iter();
+    for c in &mut r[..n - 1] {
         while bits < logq {
             acc |= u32::from(*src.next().unwrap_or(&0)) << bits;
             bits += 8;
@@ -336,9 +313,14 @@ pub(crate) fn s3_to_bytes(out: &mut [u8], a: &[u16]) {
     } else {
         out.len()
     };
+    // Element by element (a five-element sub-slice per byte made LLVM
+    // bound the loop with a division by 5 at opt-level "z").
     for (i, o) in out[..full].iter_mut().enumerate() {
-        let d = &a[5 * i..5 * i + 5];
-        *o = (d[0] + 3 * d[1] + 9 * d[2] + 27 * d[3] + 81 * d[4]) as u8;
+        let mut c = 0u16;
+        for (j, &w) in [1u16, 3, 9, 27, 81].iter().enumerate() {
+            c += w * a[5 * i + j];
+        }
+        *o = c as u8;
     }
     for (i, o) in out.iter_mut().enumerate().skip(full) {
         let lo = 5 * i;
