@@ -29,8 +29,7 @@ fn load_private(path: &str, alg: Option<&str>) -> Result<PrivateKey, Failure> {
     let data = read_input(path, KEY_LIMIT)?;
     let key = match alg {
         // A raw key file with --alg; a PEM or DER file (which names its
-        // algorithm) must be that algorithm's, and its own decoding error
-        // is reported.
+        // algorithm) must be that algorithm's.
         Some(a) if !looks_encoded(&data) => PrivateKey::from_raw(parse_alg(a)?, &data),
         Some(a) => {
             let a = parse_alg(a)?;
@@ -41,6 +40,11 @@ fn load_private(path: &str, alg: Option<&str>) -> Result<PrivateKey, Failure> {
                         k.algorithm()
                     )));
                 }
+                // A raw key may start with 0x30 too (one in 256 random
+                // seeds): what does not decode as PEM or DER but is a valid
+                // raw key of the algorithm is that; otherwise the decoding
+                // error is the one reported.
+                Err(e) => PrivateKey::from_raw(a, &data).map_err(|_| e),
                 r => r,
             }
         }
@@ -54,8 +58,7 @@ fn load_public(path: &str, alg: Option<&str>) -> Result<PublicKey, Failure> {
     let data = read_input(path, KEY_LIMIT)?;
     let key = match alg {
         // A raw key file with --alg; a PEM or DER file (which names its
-        // algorithm) must be that algorithm's, and its own decoding error
-        // is reported.
+        // algorithm) must be that algorithm's.
         Some(a) if !looks_encoded(&data) => PublicKey::from_raw(parse_alg(a)?, &data),
         Some(a) => {
             let a = parse_alg(a)?;
@@ -66,6 +69,11 @@ fn load_public(path: &str, alg: Option<&str>) -> Result<PublicKey, Failure> {
                         k.algorithm()
                     )));
                 }
+                // A raw key may start with 0x30 too (one in 256 random
+                // seeds): what does not decode as PEM or DER but is a valid
+                // raw key of the algorithm is that; otherwise the decoding
+                // error is the one reported.
+                Err(e) => PublicKey::from_raw(a, &data).map_err(|_| e),
                 r => r,
             }
         }
