@@ -99,7 +99,7 @@ pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16],
     B::mul_wide(prod, pa, pb, s);
     // The product has degree below 2n − 1: fold it modulo x^n − 1.
     fold(r, &prod[..2 * P::N]);
-    poly::wipe(wide.as_mut());
+    ct::wipe_secret(wide.as_mut());
 }
 
 /// `r = a⁻¹` modulo (q, Φ_n) (r is an element of Z_q\[x\]/(x^n − 1) whose
@@ -123,7 +123,7 @@ fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
         rq_mul::<P, B>(r, c, s);
     }
     for b in &mut bufs {
-        poly::wipe(b.as_mut());
+        ct::wipe_secret(b.as_mut());
     }
 }
 
@@ -191,7 +191,7 @@ fn sample_rm<P: ParameterSet, B: Backend>(r: &mut [u16], m: &mut [u16], seed: &[
 fn fixed_type<P: ParameterSet, B: Backend>(r: &mut [u16], seed: &[u8]) {
     let mut keys = P::SORT_ZERO;
     sample::fixed_type(r, seed, P::WEIGHT, keys.as_mut(), B::sort_i32);
-    poly::wipe(keys.as_mut());
+    ct::wipe_secret(keys.as_mut());
 }
 
 /// Deterministic key generation from the f, g sample seed (`P::FG_BYTES`)
@@ -248,7 +248,7 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
     ctgrind::declassify(ek);
     dk[2 * tb + P::Q_BYTES..].copy_from_slice(&prf_key[..PRF_KEY_BYTES]);
     for p in [f, g, t1, t2, t3] {
-        poly::wipe(p);
+        ct::wipe_secret(p);
     }
 }
 
@@ -271,7 +271,7 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
     s3_to_bytes(&mut rm[..tb], r);
     s3_to_bytes(&mut rm[tb..2 * tb], m);
     *ss = sha3_256(&[&rm[..2 * tb]]);
-    poly::wipe(&mut rm);
+    ct::wipe_secret(&mut rm);
     z3_to_zq(r, P::Q);
     rq_sum_zero_from_bytes(h, ek, P::LOGQ);
     rq_mul::<P, B>(c, r, h);
@@ -284,7 +284,7 @@ pub(crate) fn encaps<P: ParameterSet, B: Backend>(
     // Public: the ciphertext is the public output of encapsulation.
     ctgrind::declassify(ct);
     for p in [r, m, h, c] {
-        poly::wipe(p);
+        ct::wipe_secret(p);
     }
 }
 
@@ -361,11 +361,11 @@ pub(crate) fn decaps<P: ParameterSet, B: Backend>(dk: &[u8], ct: &[u8], ss: &mut
     let mask = (barrier_u32(fail) as u8).wrapping_neg();
     ct::cmov(mask, &mut good, &reject);
     *ss = good;
-    poly::wipe(&mut good);
-    poly::wipe(&mut reject);
-    poly::wipe(&mut rm);
+    ct::wipe_secret(&mut good);
+    ct::wipe_secret(&mut reject);
+    ct::wipe_secret(&mut rm);
     for p in [c, f, r, m] {
-        poly::wipe(p);
+        ct::wipe_secret(p);
     }
 }
 
@@ -405,8 +405,8 @@ pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
     sq_to_bytes(ek, h, P::LOGQ);
     // Public: the encapsulation key a decapsulation key determines.
     ctgrind::declassify(ek);
-    poly::wipe(hinv);
-    poly::wipe(h);
+    ct::wipe_secret(hinv);
+    ct::wipe_secret(h);
 }
 
 /// 1 unless the stored h⁻¹ is one key generation can produce with the
@@ -470,7 +470,7 @@ fn check_hinv<P: ParameterSet, B: Backend>(dk: &[u8], f: &[u16]) -> u32 {
         bad |= (ones ^ half) | (negs ^ half);
     }
     for b in &mut bufs {
-        poly::wipe(b.as_mut());
+        ct::wipe_secret(b.as_mut());
     }
     (bad.wrapping_neg() >> 31) & 1
 }
@@ -494,7 +494,7 @@ pub(crate) fn check_dk<P: ParameterSet, B: Backend>(dk: &[u8]) -> u32 {
     }
     t |= check_hinv::<P, B>(dk, f);
     for p in [f, finv, prod] {
-        poly::wipe(p);
+        ct::wipe_secret(p);
     }
     (t.wrapping_neg() >> 31) & 1
 }

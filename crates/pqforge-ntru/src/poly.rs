@@ -13,19 +13,6 @@
 
 use pqforge_core::ct::{self, barrier_u32};
 
-/// Overwrites secret coefficients or bytes with zeros. x86_64: plain
-/// (vectorised) stores kept alive by a value barrier ([`ct::wipe`]);
-/// the volatile element stores of `zeroize` cost a tenth of an
-/// encapsulation there. Elsewhere `zeroize` (on the Cortex-M4 the barrier
-/// version was the slower one, see the NTRU Prime crate).
-#[inline]
-pub(crate) fn wipe<T: Copy + Default + zeroize::DefaultIsZeroes>(v: &mut [T]) {
-    #[cfg(target_arch = "x86_64")]
-    ct::wipe(v);
-    #[cfg(not(target_arch = "x86_64"))]
-    zeroize::Zeroize::zeroize(v);
-}
-
 /// `x mod 3` for `x < 2^16`, by multiplication (⌊x/3⌋ = ⌊x·43691 / 2^17⌋,
 /// exact below 2^17; the product fits in 32 bits below 2^16).
 #[inline(always)]

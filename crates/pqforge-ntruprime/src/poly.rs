@@ -124,19 +124,8 @@ pub(crate) fn mul_karatsuba<P: ParameterSet, M: Multiply>(
     let (r, rest32) = w32.as_mut().split_at_mut(2 * n - 1);
     M::mul(r, x, y, rest16, rest32);
     fold_reduce(out, &mut r[..2 * p - 1], m);
-    // x86_64: plain stores kept alive by a barrier (volatile element
-    // stores cost about as much as the product there). Elsewhere `zeroize`:
-    // on the Cortex-M4 the barrier version costs 5% more per decapsulation.
-    #[cfg(target_arch = "x86_64")]
-    {
-        pqforge_core::ct::wipe(w16.as_mut());
-        pqforge_core::ct::wipe(w32.as_mut());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        w16.zeroize();
-        w32.zeroize();
-    }
+    pqforge_core::ct::wipe_secret(w16.as_mut());
+    pqforge_core::ct::wipe_secret(w32.as_mut());
 }
 
 /// Folds a product of `2p - 1` coefficients into `p` using x^p = x + 1
