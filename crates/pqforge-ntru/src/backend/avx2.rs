@@ -570,6 +570,47 @@ const fn top_terms_table(m: usize) -> [([(usize, bool); 8], usize); TOP] {
     table
 }
 
+/// One group of up to 16 products, one per lane: `operand(side, l, blk)`
+/// gives coefficients 16·blk.. of operand `side` (0: a, 1: b) of product
+/// l < `lanes`; both operands are transposed into `va` and `vb` (vector c
+/// holds coefficient c of every product, unused lanes zero), multiplied by
+/// [`lane_karatsuba`] into `vp` (with `scratch`) and transposed back block
+/// by block: `sink(l, blk, x)` receives coefficients 16·blk.. of product l.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_group(
+    va: &mut [__m256i],
+    vb: &mut [__m256i],
+    vp: &mut [__m256i],
+    scratch: &mut [__m256i],
+    lanes: usize,
+    mut operand: impl FnMut(usize, usize, usize) -> __m256i,
+    mut sink: impl FnMut(usize, usize, __m256i),
+) {
+    for side in 0..2 {
+        let v = if side == 0 { &mut *va } else { &mut *vb };
+        for blk in 0..v.len() / 16 {
+            let mut t = [zero(); 16];
+            for (l, tl) in t.iter_mut().enumerate().take(lanes) {
+                *tl = operand(side, l, blk);
+            }
+            transpose16(&mut t);
+            // Element by element: a slice copy becomes a `memcpy` call.
+            for (d, &x) in v[16 * blk..16 * blk + 16].iter_mut().zip(&t) {
+                *d = x;
+            }
+        }
+    }
+    lane_karatsuba(vp, va, vb, scratch);
+    for blk in 0..vp.len() / 16 {
+        let mut t: [__m256i; 16] = vp[16 * blk..16 * blk + 16].try_into().expect("16");
+        transpose16(&mut t);
+        for (l, &x) in t.iter().enumerate().take(lanes) {
+            sink(l, blk, x);
+        }
+    }
+}
+
 /// `r = a·b mod (x^n − 1)` for n-coefficient operands, n ≤ 8·MB: see the
 /// module documentation. Stack: 10·MB vectors (30 KB for MB = 96, 60 KB
 /// for MB = 192).
@@ -593,31 +634,18 @@ fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
     let mut scratch = [[zero(); MB]; 4];
     for group in 0..TOP.div_ceil(16) {
         let lanes = (TOP - 16 * group).min(16);
-        // Transposed operands: lane l of va[c] = coefficient c of the a
-        // operand of product 16·group + l (zero for the unused lanes).
-        for (x, v) in [(&pad[0], &mut va), (&pad[1], &mut vb)] {
-            let x = x.as_flattened();
-            for blk in 0..MB / 16 {
-                let mut t = [zero(); 16];
-                for (l, tl) in t.iter_mut().enumerate().take(lanes) {
-                    *tl = top_operand_block(x, MB, 16 * group + l, blk);
-                }
-                transpose16(&mut t);
-                for (d, &x) in v[16 * blk..16 * blk + 16].iter_mut().zip(&t) {
-                    *d = x;
-                }
-            }
-        }
-        let vp = vp.as_flattened_mut();
-        lane_karatsuba(vp, &va, &vb, scratch.as_flattened_mut());
-        // Back to one product per vector, block by block: after the
-        // transpose, t[l] holds coefficients 16·blk.. of product
-        // 16·group + l, added into the full product at its terms' offsets.
         let terms = &table[16 * group..16 * group + lanes];
-        for blk in 0..2 * MB / 16 {
-            let mut t: [__m256i; 16] = vp[16 * blk..16 * blk + 16].try_into().expect("16");
-            transpose16(&mut t);
-            for (&v, (terms, count)) in t.iter().zip(terms) {
+        lane_group(
+            &mut va,
+            &mut vb,
+            vp.as_flattened_mut(),
+            scratch.as_flattened_mut(),
+            lanes,
+            |side, l, blk| top_operand_block(pad[side].as_flattened(), MB, 16 * group + l, blk),
+            // Each product added into the full product at its terms'
+            // offsets.
+            |l, blk, v| {
+                let (terms, count) = &terms[l];
                 for &(off, pos) in &terms[..*count] {
                     let dst = &mut acc[off + 16 * blk..];
                     let x = load(dst);
@@ -628,8 +656,8 @@ fn ring_mul_lanes<const MB: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
                     };
                     store(dst, x);
                 }
-            }
-        }
+            },
+        );
     }
     // The product has degree below 2n − 1: fold it modulo x^n − 1.
     crate::poly::fold(r, &acc[..2 * n]);
@@ -799,34 +827,28 @@ fn ring_mul_toom4<const L: usize>(r: &mut [u16], a: &[u16], b: &[u16]) {
     let mut scratch = [[zero(); L]; 4];
     for group in 0..TOOM_SUBS.div_ceil(16) {
         let lanes = (TOOM_SUBS - 16 * group).min(16);
-        for (e, v) in [(&ev[0], &mut va), (&ev[1], &mut vb)] {
-            for blk in 0..w {
-                let mut t = [zero(); 16];
-                for (l, tl) in t.iter_mut().enumerate().take(lanes) {
-                    let (pt, k) = TOOM_INDEX[16 * group + l];
-                    let (pt, sel) = (usize::from(pt), SELECT2[usize::from(k)]);
-                    for (q, quarter) in e[pt].iter().enumerate() {
-                        if (sel >> q) & 1 == 1 {
-                            *tl = _mm256_add_epi16(*tl, load(&quarter[16 * blk..]));
-                        }
+        lane_group(
+            &mut va,
+            &mut vb,
+            vp.as_flattened_mut(),
+            scratch.as_flattened_mut(),
+            lanes,
+            // The sum of the quarters of the evaluated operand that the
+            // sub-product's Karatsuba digits select.
+            |side, l, blk| {
+                let (pt, k) = TOOM_INDEX[16 * group + l];
+                let (pt, sel) = (usize::from(pt), SELECT2[usize::from(k)]);
+                let mut v = zero();
+                for (q, quarter) in ev[side][pt].iter().enumerate() {
+                    if (sel >> q) & 1 == 1 {
+                        v = _mm256_add_epi16(v, load(&quarter[16 * blk..]));
                     }
                 }
-                transpose16(&mut t);
-                for (d, &x) in v[16 * blk..16 * blk + 16].iter_mut().zip(&t) {
-                    *d = x;
-                }
-            }
-        }
-        let vp = vp.as_flattened_mut();
-        lane_karatsuba(vp, &va, &vb, scratch.as_flattened_mut());
-        // Back to one sub-product per row: block blk of sub-product u.
-        for blk in 0..2 * w {
-            let mut t: [__m256i; 16] = vp[16 * blk..16 * blk + 16].try_into().expect("16");
-            transpose16(&mut t);
-            for (l, &x) in t.iter().enumerate().take(lanes) {
-                sp[2 * w * (16 * group + l) + blk] = x;
-            }
-        }
+                v
+            },
+            // Block blk of sub-product u, stored whole.
+            |l, blk, v| sp[2 * w * (16 * group + l) + blk] = v,
+        );
     }
     // The lanes' buffers are free now: the point products go to `scratch`
     // (3.5·L of 4·L vectors), the halves to `va`, the full product to `vp`.
