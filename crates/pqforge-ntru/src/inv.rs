@@ -203,6 +203,13 @@ pub(crate) fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
     by_words!(P::N, s3_inverse_w(r, a));
 }
 
+/// [`s3_inverse`] for any NTRU degree n = `a.len()` (the reference of the
+/// vector kernels' tests).
+#[cfg(test)]
+pub(crate) fn s3_inverse_n(r: &mut [u16], a: &[u16]) {
+    by_words!(a.len(), s3_inverse_w(r, a));
+}
+
 /// [`s3_inverse`] on W-word bit planes.
 #[inline(always)]
 fn s3_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {

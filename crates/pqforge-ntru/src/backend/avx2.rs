@@ -1,5 +1,6 @@
 //! The AVX2 backend: the ring product on 16-lane `u16` vectors, the
-//! inversions modulo 2 and 3 compiled for AVX2.
+//! inverse modulo 2 by carry-less products (`gf2`), the inverse modulo 3
+//! by divsteps on 256-bit vectors in sign form ([`s3`]).
 //!
 //! Ring products split the operands into many equal sub-products and
 //! compute them 16 at a time, one per lane: the operands of the 16
@@ -34,6 +35,7 @@ use pqforge_core::cpu::Avx2Pclmul;
 use pqforge_core::ct;
 
 use crate::backend::Operation;
+#[cfg(test)]
 use crate::inv;
 use crate::kem::{self, Backend};
 use crate::params::{KARATSUBA_BASE, ParameterSet, padded_len};
@@ -122,6 +124,8 @@ fn r2_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
 
 /// Arithmetic in GF(2)\[x\]/(x^n − 1), W = ⌈n/64⌉ words, bit i of word i/64
 /// (bits n.. of the last word zero), for [`r2_inverse`].
+mod s3;
+
 mod gf2 {
     use core::arch::x86_64::{
         _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
@@ -252,10 +256,18 @@ mod gf2 {
     }
 }
 
-/// [`inv::s3_inverse`] compiled for AVX2.
+/// [`crate::inv::s3_inverse`] in sign form on 256-bit vectors ([`s3`]): ⌈n/256⌉
+/// vectors per plane.
 #[target_feature(enable = "avx2")]
 fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
-    inv::s3_inverse::<P>(r, a);
+    match P::N.div_ceil(256) {
+        2 => s3::s3_inverse::<2>(r, a),
+        3 => s3::s3_inverse::<3>(r, a),
+        4 => s3::s3_inverse::<4>(r, a),
+        5 => s3::s3_inverse::<5>(r, a),
+        6 => s3::s3_inverse::<6>(r, a),
+        v => panic!("no NTRU degree takes {v} vectors"),
+    }
 }
 
 /// `r = a·b` (2m coefficients, the last one zero): Karatsuba on the
