@@ -24,8 +24,10 @@ use crate::poly::mod3;
 /// coefficient, bit i of word i/64.
 type Bits<const W: usize> = [u64; W];
 
-/// A polynomial over GF(3) as two bit planes: coefficient 1 sets the bit
-/// in `.0`, coefficient 2 in `.1`, 0 in neither.
+/// A polynomial over GF(3) in *sign form*: `.0` has the bit of each
+/// nonzero coefficient, `.1` the bit of each coefficient −1 (= 2); where a
+/// coefficient is 0 its sign bit is free (it may hold anything, and no
+/// operation reads it). See [`add_scaled`] for why.
 #[derive(Clone, Copy)]
 struct Trits<const W: usize>(Bits<W>, Bits<W>);
 
@@ -173,26 +175,31 @@ fn r2_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
     }
 }
 
-/// `x += c·y` over GF(3) for a scalar c given by its masks (`m1` all-ones
-/// iff c = 1, `m2` iff c = 2).
+/// `x += c·y` over GF(3) for a scalar c given by its masks (`nz`
+/// all-ones iff c ≠ 0, `neg` iff c = −1), in sign form: c·y is (y.n ∧ nz,
+/// y.s ⊕ neg) (2 operations), and x + t, with d = x.s ⊕ t.s and e =
+/// x.n ∧ t.n (both nonzero), has n = (x.n ⊕ t.n) ∨ (e ∧ ¬d) (one nonzero,
+/// or both with the same sign: 1 + 1 = −1, −1 − 1 = 1) and s = t.s ⊕
+/// (x.n ∧ d) ⊕ e (the sign of the nonzero one — t.s ⊕ d = x.s where x is —
+/// and ¬x.s where both are, with equal signs; with opposite signs n = 0):
+/// 8 operations, against 18 for the encoding {1 → (1, 0), 2 → (0, 1)}.
 #[inline(always)]
-fn add_scaled<const W: usize>(x: &mut Trits<W>, y: &Trits<W>, m1: u64, m2: u64) {
+fn add_scaled<const W: usize>(x: &mut Trits<W>, y: &Trits<W>, nz: u64, neg: u64) {
     for i in 0..W {
-        // t = c·y: c = 2 exchanges the planes.
-        let t1 = (m1 & y.0[i]) | (m2 & y.1[i]);
-        let t2 = (m1 & y.1[i]) | (m2 & y.0[i]);
-        let (a1, a2) = (x.0[i], x.1[i]);
-        let a0 = !(a1 | a2);
-        let t0 = !(t1 | t2);
-        x.0[i] = (a0 & t1) | (a1 & t0) | (a2 & t2);
-        x.1[i] = (a0 & t2) | (a2 & t0) | (a1 & t1);
+        let (tn, ts) = (y.0[i] & nz, y.1[i] ^ neg);
+        let (xn, xs) = (x.0[i], x.1[i]);
+        let d = xs ^ ts;
+        let e = xn & tn;
+        x.0[i] = (xn ^ tn) | (e & !d);
+        x.1[i] = ts ^ (xn & d) ^ e;
     }
 }
 
-/// The constant coefficient of a trit polynomial, in {0, 1, 2}.
+/// The constant coefficient of a trit polynomial as (nonzero, sign) bits
+/// (the sign bit is meaningful only when the first is 1).
 #[inline(always)]
-fn trit0<const W: usize>(x: &Trits<W>) -> u32 {
-    ((x.0[0] & 1) | ((x.1[0] & 1) << 1)) as u32
+fn trit0<const W: usize>(x: &Trits<W>) -> (u32, u32) {
+    ((x.0[0] & 1) as u32, (x.1[0] & 1) as u32)
 }
 
 /// `r = a⁻¹ mod (3, Φ_n)` (coefficients in {0, 1, 2}, `r[n−1] = 0`); `a`
@@ -220,41 +227,45 @@ fn s3_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
     for i in 0..n {
         f.0[i / 64] |= 1 << (i % 64);
     }
-    // g = reversal of a mod Φ_n.
+    // g = reversal of a mod Φ_n (a − a[n−1]·Φ_n), then 2 ↦ (nonzero, −).
     let last = u32::from(a[n - 1] & 3);
     for i in 0..n - 1 {
         let c = u64::from(mod3(u32::from(a[i] & 3) + 2 * last));
         let j = n - 2 - i;
-        g.0[j / 64] |= (c & 1) << (j % 64);
+        g.0[j / 64] |= ((c | (c >> 1)) & 1) << (j % 64);
         g.1[j / 64] |= (c >> 1) << (j % 64);
     }
     let mut delta = 1i32;
     for _ in 0..2 * (n - 1) - 1 {
         shl1(&mut v.0);
         shl1(&mut v.1);
-        let m = swap_mask(&mut delta, (g.0[0] | g.1[0]) & 1);
+        let (f_s, (g_nz, g_s)) = (trit0(&f).1, trit0(&g));
+        let m = swap_mask(&mut delta, u64::from(g_nz));
         cswap(&mut f.0, &mut g.0, m);
         cswap(&mut f.1, &mut g.1, m);
         cswap(&mut v.0, &mut w.0, m);
         cswap(&mut v.1, &mut w.1, m);
-        // g −= (g(0)/f(0))·f with 1/f(0) = f(0): add c = −g(0)·f(0).
-        let c = u64::from(mod3(2 * trit0(&g) * trit0(&f)));
-        let m1 = barrier_u32(((c & 1) as u32).wrapping_neg());
-        let m2 = barrier_u32(((c >> 1) as u32).wrapping_neg());
-        let (m1, m2) = (
-            u64::from(m1) | (u64::from(m1) << 32),
-            u64::from(m2) | (u64::from(m2) << 32),
+        // g −= (g(0)/f(0))·f with 1/f(0) = f(0): add c = −g(0)·f(0),
+        // nonzero iff g(0) is, −1 iff the signs agree (the same before
+        // and after the swap). f(0) is never 0.
+        let nz = barrier_u32(g_nz.wrapping_neg());
+        let neg = barrier_u32((f_s ^ g_s ^ 1).wrapping_neg());
+        let (nz, neg) = (
+            u64::from(nz) | (u64::from(nz) << 32),
+            u64::from(neg) | (u64::from(neg) << 32),
         );
-        add_scaled(&mut g, &f, m1, m2);
-        add_scaled(&mut w, &v, m1, m2);
+        add_scaled(&mut g, &f, nz, neg);
+        add_scaled(&mut w, &v, nz, neg);
         shr1(&mut g.0);
         shr1(&mut g.1);
     }
-    let f0 = trit0(&f);
+    // r_i = f(0)·v_{n−2−i}: the sign flipped when f(0) = −1.
+    let f_s = u64::from(trit0(&f).1);
     for i in 0..n - 1 {
         let j = n - 2 - i;
-        let vj = ((v.0[j / 64] >> (j % 64)) & 1) | (((v.1[j / 64] >> (j % 64)) & 1) << 1);
-        r[i] = mod3(f0 * vj as u32);
+        let vn = (v.0[j / 64] >> (j % 64)) & 1;
+        let vs = ((v.1[j / 64] >> (j % 64)) ^ f_s) & 1;
+        r[i] = (vn * (1 + vs)) as u16;
     }
     r[n - 1] = 0;
     for x in [&mut f, &mut g, &mut v, &mut w] {
