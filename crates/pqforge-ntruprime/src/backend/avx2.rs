@@ -143,8 +143,9 @@ fn mul_small_avx2<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modu
     crate::poly::mul_karatsuba::<P, Karatsuba3Avx2>(out, a, b, m);
 }
 
-/// Room for p + 1 entries of the largest set plus the vector tails of the
-/// inversions (which may run 32 entries past a window and read one more).
+/// Room for p + 1 entries of the largest set (at offset 1 for v) plus the
+/// vector tails of the inversions (which may run 32 entries past a window
+/// and read one more).
 const INV_LEN: usize = 1344;
 
 /// A 256-bit unaligned load of `x[i..]` (i + 32 bytes within `x`, checked).
@@ -191,12 +192,13 @@ fn opaque(mut v: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     let p = P::P;
-    assert!(p + 1 + 32 <= INV_LEN && out.len() == p && s.len() == p);
+    assert!(p + 2 + 32 <= INV_LEN && out.len() == p && s.len() == p);
     let md = const { ModQ::new(P::Q) };
     let mont = const { Montgomery::new(P::Q) };
     let mut f = [0i16; INV_LEN];
     let mut g = [0i16; INV_LEN];
-    let mut v = [0i16; INV_LEN];
+    // v at offset 1 of one of two buffers, alternately (see below).
+    let mut v_bufs = [[0i16; INV_LEN]; 2];
     let mut r = [0i16; INV_LEN];
     r[0] = fq_recip::<P>(3);
     f[0] = 1;
@@ -210,8 +212,17 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     let mut delta: i32 = 1;
     for n in 0..2 * p - 1 {
         let (l, w) = windows(p, n);
-        v.copy_within(0..w - 1, 1);
-        v[0] = 0;
+        // v ← x·v without a pass of its own: v lives at offset 1 of a
+        // buffer whose entry 0 stays zero, so entry i of the old buffer is
+        // the shifted v's entry i; the update below reads the old buffer
+        // and writes the other one (the buffers alternate; each one's
+        // entries past the window are still zeros, the window only grows).
+        let [v_even, v_odd] = &mut v_bufs;
+        let (v_old, v_new) = if n % 2 == 0 {
+            (v_even, v_odd)
+        } else {
+            (v_odd, v_even)
+        };
         let g0c = md.freeze(i32::from(g[0]));
         let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
         delta ^= swap & (delta ^ -delta);
@@ -251,10 +262,10 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
         g[l - 1] = 0;
         let mut i = 0;
         while i < w {
-            let (x, y) = (load(&v, i), load(&r, i));
+            let (x, y) = (load(v_old, i), load(&r, i));
             let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
             let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
-            store(&mut v, i, x);
+            store(v_new, i + 1, x);
             store(
                 &mut r,
                 i,
@@ -263,6 +274,8 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
             i += 16;
         }
     }
+    // The last step (n = 2p − 2, even) wrote the odd buffer.
+    let v = &v_bufs[1][1..];
     let scale = i32::from(fq_recip::<P>(md.freeze(i32::from(f[0]))));
     for i in 0..p {
         out[i] = md.freeze(scale * i32::from(v[p - 1 - i]));
@@ -270,7 +283,7 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
     let ret = nonzero_mask(delta);
     ct::wipe(&mut f);
     ct::wipe(&mut g);
-    ct::wipe(&mut v);
+    ct::wipe(v_bufs.as_flattened_mut());
     ct::wipe(&mut r);
     ret
 }
@@ -282,10 +295,11 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
 #[target_feature(enable = "avx2")]
 fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
     let p = P::P;
-    assert!(p + 1 + 32 <= INV_LEN && out.len() == p && s.len() == p);
+    assert!(p + 2 + 32 <= INV_LEN && out.len() == p && s.len() == p);
     let mut f = [0i8; INV_LEN];
     let mut g = [0i8; INV_LEN];
-    let mut v = [0i8; INV_LEN];
+    // v at offset 1 of two alternating buffers, as in `rq_recip3_avx2`.
+    let mut v_bufs = [[0i8; INV_LEN]; 2];
     let mut r = [0i8; INV_LEN];
     r[0] = 1;
     f[0] = 1;
@@ -303,8 +317,12 @@ fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
     let mut delta: i32 = 1;
     for n in 0..2 * p - 1 {
         let (l, w) = windows(p, n);
-        v.copy_within(0..w - 1, 1);
-        v[0] = 0;
+        let [v_even, v_odd] = &mut v_bufs;
+        let (v_old, v_new) = if n % 2 == 0 {
+            (v_even, v_odd)
+        } else {
+            (v_odd, v_even)
+        };
         // -g0/f0 mod 3 (f0 = ±1), before the swap (symmetric in f, g).
         let sign = (-g[0]).wrapping_mul(f[0]);
         let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
@@ -328,15 +346,17 @@ fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         g[l - 1] = 0;
         let mut i = 0;
         while i < w {
-            let (x, y) = (load(&v, i), load(&r, i));
+            let (x, y) = (load(v_old, i), load(&r, i));
             let t = _mm256_and_si256(swv, _mm256_xor_si256(x, y));
             let (x, y) = (_mm256_xor_si256(x, t), _mm256_xor_si256(y, t));
-            store(&mut v, i, x);
+            store(v_new, i + 1, x);
             let sum = _mm256_add_epi8(_mm256_add_epi8(y, _mm256_sign_epi8(x, sv)), two);
             store(&mut r, i, _mm256_shuffle_epi8(tbl, sum));
             i += 32;
         }
     }
+    // The last step (n = 2p − 2, even) wrote the odd buffer.
+    let v = &v_bufs[1][1..];
     let sign = f[0];
     for i in 0..p {
         out[i] = sign * v[p - 1 - i];
@@ -344,7 +364,7 @@ fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
     let ret = nonzero_mask(delta);
     ct::wipe(&mut f);
     ct::wipe(&mut g);
-    ct::wipe(&mut v);
+    ct::wipe(v_bufs.as_flattened_mut());
     ct::wipe(&mut r);
     ret
 }
