@@ -1,0 +1,705 @@
+//! The AVX2 product in R/m by number-theoretic transforms: the exact
+//! integer convolution of the two operands modulo the primes 7681 and
+//! 10753, joined by the CRT, then reduced modulo q (or 3).
+//!
+//! * Size. Both primes are 1 mod 1536 = 3 · 512, so each has a primitive
+//!   1536th root of unity ω and Z_P[x]/(x^1536 - 1) splits completely.
+//!   For p ≤ 768 (sntrup653, sntrup761) the product has at most 1535
+//!   coefficients, so the cyclic product of length 1536 is the plain one.
+//!   Longer operands (p up to 1277) are cut in two halves of h ≤ 640
+//!   coefficients: a = a0 + x^h a1, b = b0 + x^h b1, and the three products
+//!   a0·b0, a0·b1 + a1·b0, a1·b1 (each below 1536 coefficients) are formed
+//!   in the transformed domain from four forward transforms.
+//! * Radix 3. With ρ = ω^512 (a cube root of unity), x^1536 - 1 =
+//!   (x^512 - 1)(x^512 - ρ)(x^512 - ρ²): block k of a transformed operand
+//!   is a mod (x^512 - ρ^k) = A0 + ρ^k A1 (the operands have at most 1024
+//!   coefficients, A2 = 0); the inverse is the 3-point inverse DFT of the
+//!   three blocks ([`inv3`]).
+//! * Radix 2. Each block is split by x^2m - c² = (x^m - c)(x^m + c) nine
+//!   times (Cooley-Tukey: (lo, hi) ↦ (lo + c·hi, lo - c·hi)); block k starts
+//!   at c² = ω^(512k), so no twist is needed. The first five levels pair
+//!   whole 16-lane vectors; then each group of 16 vectors is transposed so
+//!   that the last four levels pair vectors again, with one twiddle per lane
+//!   (the transformed operands stay in that layout: the pointwise product
+//!   does not care). The inverse runs the Gentleman-Sande butterflies
+//!   (u, v) ↦ (u + v, (u - v)/c) in the opposite order, the factor 512 (and
+//!   the 3 of the radix-3 step, and Montgomery's 2^-16 of the pointwise
+//!   product) removed by one multiplication at the end.
+//! * Arithmetic. 16-bit lanes: Montgomery products (`vpmullw` / `vpmulhw`,
+//!   twiddles stored as (w·2^16 mod P, that · P^-1 mod 2^16)) and Barrett
+//!   reductions (`vpmulhw`, `vpmulhrsw`). Bounds (|x| ≤ B·P): a Montgomery
+//!   product by a constant below P/2 in magnitude is below
+//!   |x|·P/2^17 + P/2 (under 0.75 P for |x| < 2^15), a Barrett reduction
+//!   below 0.51 P. Forward levels add at most 0.75 P to a lane; the lo input
+//!   is reduced at levels 2, 5 and 8, so no lane exceeds 2.5 P (P = 10753:
+//!   26 900 < 2^15) and the outputs are below 1.25 P. The inverse reduces
+//!   its sums at every level (inputs below 0.75 P, outputs below 0.65 P).
+//! * CRT. With r1 ≡ X (mod 7681), r2 ≡ X (mod 10753), both below 0.51 P,
+//!   u = (r2 - r1)·7681^-1 mod 10753 (one Montgomery product, |u| < 0.6 ·
+//!   10753) gives X = r1 + 7681·u exactly: the true coefficient of the
+//!   folded product has |X| ≤ 3·p·4000 < 15.4·10^6, and |r1 + 7681·u| <
+//!   49.6·10^6 < 7681·10753 - 15.4·10^6, so the two agree (their difference
+//!   is a multiple of 7681·10753). Then X mod m = r1 + (7681 mod m)·u mod m,
+//!   one more Montgomery product modulo m and an exact centered reduction.
+//!
+//! The fold by x^p = x + 1 happens modulo each prime before the CRT, so
+//! only p coefficients are joined. Everything is data-independent: loop
+//! bounds and offsets depend on p only.
+
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_cmpgt_epi16, _mm256_mulhi_epi16,
+    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16,
+    _mm256_setr_epi16, _mm256_setzero_si256, _mm256_sub_epi16, _mm256_unpackhi_epi16,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64,
+};
+
+use pqforge_core::ct;
+
+use super::{load, opaque, store};
+use crate::arith::{Modulus, div_public};
+use crate::params::ParameterSet;
+
+/// The length of one radix-2 transform.
+const N: usize = 512;
+/// The cyclic length: three blocks of [`N`].
+const L: usize = 3 * N;
+/// The longest padded operand: sntrup1277's 1277 coefficients rounded up
+/// to two halves of 640.
+const MAXN: usize = 1280;
+
+/// The first prime (7681 = 5 · 1536 + 1).
+const P1: u32 = 7681;
+/// The second prime (10753 = 7 · 1536 + 1).
+const P2: u32 = 10753;
+
+/// A Montgomery multiplier: (w, w · P^-1 mod 2^16), so that
+/// `mont(x, pair)` = x · w · 2^-16 mod P.
+type Pair = [i16; 2];
+
+/// `a · b mod m` for public values below 2^32 (compile time only).
+const fn mulmod(a: u64, b: u64, m: u64) -> u64 {
+    let x = a * b;
+    x - m * div_public(x, m)
+}
+
+/// `b^e mod m` (compile time only).
+const fn powmod(b: u64, mut e: u64, m: u64) -> u64 {
+    let (mut r, mut b) = (1, b);
+    while e > 0 {
+        if e & 1 == 1 {
+            r = mulmod(r, b, m);
+        }
+        b = mulmod(b, b, m);
+        e >>= 1;
+    }
+    r
+}
+
+/// m^-1 mod 2^16 for odd m (Newton's iteration, as `Montgomery::new`).
+const fn inv16(m: u32) -> i16 {
+    let mu = m as u16;
+    let mut x = mu;
+    let mut i = 0;
+    while i < 4 {
+        x = x.wrapping_mul(2u16.wrapping_sub(mu.wrapping_mul(x)));
+        i += 1;
+    }
+    assert!(mu.wrapping_mul(x) == 1);
+    x as i16
+}
+
+/// The Montgomery multiplier for the residue `x` (in [0, m)): its
+/// centered value and that times m^-1 mod 2^16.
+const fn pair(x: u64, m: u32) -> Pair {
+    let w = if x > (m as u64 - 1) / 2 {
+        x as i64 - m as i64
+    } else {
+        x as i64
+    } as i16;
+    [w, w.wrapping_mul(inv16(m))]
+}
+
+/// The forward twiddle exponent of a node x^2m - ω^e: ω^(e/2).
+const fn fwd(e: usize) -> usize {
+    e >> 1
+}
+
+/// The inverse twiddle exponent of a node x^2m - ω^e: ω^(-e/2).
+const fn inv(e: usize) -> usize {
+    if e == 0 { 0 } else { L - (e >> 1) }
+}
+
+/// The constants and twiddle tables of one prime.
+struct Prime {
+    p: i16,
+    /// P^-1 mod 2^16.
+    pinv: i16,
+    /// round(2^26 / P), the Barrett multiplier.
+    barrett: i16,
+    /// Forward twiddles of the five vector levels of each block (node
+    /// (s, k) at index 2^s - 1 + k): ω^(e/2) · 2^16 for the node's
+    /// modulus x^2m - ω^e.
+    fv: [[Pair; 31]; 3],
+    /// Inverse twiddles of the vector levels: ω^(-e/2) · 2^16.
+    iv: [[Pair; 31]; 3],
+    /// Forward twiddles of the four lane levels, per block: for group g
+    /// (vectors 16g .. 16g+16), level s and sub-node j, index
+    /// 15g + 2^(s-5) - 1 + j; lane t holds node (s, (16g + t)·2^(s-5) + j).
+    fl: [[[i16; 16]; 30]; 3],
+    /// `fl` times P^-1 mod 2^16.
+    flq: [[[i16; 16]; 30]; 3],
+    /// Inverse lane twiddles.
+    il: [[[i16; 16]; 30]; 3],
+    /// `il` times P^-1 mod 2^16.
+    ilq: [[[i16; 16]; 30]; 3],
+    /// ρ = ω^512 and ρ².
+    rho: Pair,
+    rho2: Pair,
+    /// 2^32 / 1536: undoes the pointwise 2^-16, the 512 of the inverse
+    /// radix-2 levels and the 3 of the inverse radix-3 step.
+    scale: Pair,
+}
+
+impl Prime {
+    const fn new(p: u32) -> Self {
+        let pp = p as u64;
+        assert!(div_public(pp - 1, L as u64) * L as u64 == pp - 1);
+        // A primitive 1536th root: g^((P-1)/1536) of order exactly 1536.
+        let mut g = 2;
+        let omega = loop {
+            let w = powmod(g, div_public(pp - 1, L as u64), pp);
+            if powmod(w, 768, pp) != 1 && powmod(w, 512, pp) != 1 {
+                break w;
+            }
+            g += 1;
+        };
+        let r = mulmod(1 << 16, 1, pp);
+        // pw[i] = ω^i · 2^16 mod P.
+        let mut pw = [0u64; L];
+        let mut i = 0;
+        let mut x = r;
+        while i < L {
+            pw[i] = x;
+            x = mulmod(x, omega, pp);
+            i += 1;
+        }
+        let mut t = Self {
+            p: p as i16,
+            pinv: inv16(p),
+            barrett: div_public((1 << 26) + (pp >> 1), pp) as i16,
+            fv: [[[0; 2]; 31]; 3],
+            iv: [[[0; 2]; 31]; 3],
+            fl: [[[0; 16]; 30]; 3],
+            flq: [[[0; 16]; 30]; 3],
+            il: [[[0; 16]; 30]; 3],
+            ilq: [[[0; 16]; 30]; 3],
+            rho: pair(pw[512], p),
+            rho2: pair(pw[1024], p),
+            scale: pair(
+                mulmod(mulmod(r, r, pp), powmod(L as u64, pp - 2, pp), pp),
+                p,
+            ),
+        };
+        let mut blk = 0;
+        while blk < 3 {
+            // e[2^s - 1 + k]: node (s, k) is x^(512 >> s) - ω^e; its
+            // children are x^m - ω^(e/2) and x^m + ω^(e/2) = x^m - ω^(e/2 + 768).
+            let mut e = [0usize; N - 1];
+            e[0] = N * blk;
+            let mut idx = 0;
+            while idx < (N >> 1) - 1 {
+                assert!(e[idx] & 1 == 0);
+                let h = e[idx] >> 1;
+                e[2 * idx + 1] = h;
+                e[2 * idx + 2] = if h + 768 >= L { h + 768 - L } else { h + 768 };
+                idx += 1;
+            }
+            let mut idx = 0;
+            while idx < 31 {
+                t.fv[blk][idx] = pair(pw[fwd(e[idx])], p);
+                t.iv[blk][idx] = pair(pw[inv(e[idx])], p);
+                idx += 1;
+            }
+            let mut g = 0;
+            while g < 2 {
+                let mut s = 5;
+                while s < 9 {
+                    let nsub = 1 << (s - 5);
+                    let mut j = 0;
+                    while j < nsub {
+                        let li = 15 * g + nsub - 1 + j;
+                        let mut lane = 0;
+                        while lane < 16 {
+                            let node = (1 << s) - 1 + (16 * g + lane) * nsub + j;
+                            let [w, wq] = pair(pw[fwd(e[node])], p);
+                            t.fl[blk][li][lane] = w;
+                            t.flq[blk][li][lane] = wq;
+                            let [w, wq] = pair(pw[inv(e[node])], p);
+                            t.il[blk][li][lane] = w;
+                            t.ilq[blk][li][lane] = wq;
+                            lane += 1;
+                        }
+                        j += 1;
+                    }
+                    s += 1;
+                }
+                g += 1;
+            }
+            blk += 1;
+        }
+        t
+    }
+}
+
+/// The tables of 7681.
+static T1: Prime = Prime::new(P1);
+/// The tables of 10753.
+static T2: Prime = Prime::new(P2);
+
+/// The constants of the last step modulo m (q or 3): the Montgomery
+/// multiplier of 7681 mod m, and the exact centered reduction.
+struct Last {
+    m: i16,
+    /// (7681 · 2^16 mod m) as a multiplier: mont(u, c) ≡ 7681·u (mod m).
+    c: Pair,
+    /// round(2^15 / m).
+    v: i16,
+    half: i16,
+}
+
+impl Last {
+    const fn new(m: i32) -> Self {
+        let mu = m as u64;
+        Self {
+            m: m as i16,
+            c: pair(mulmod(P1 as u64, 1 << 16, mu), m as u32),
+            v: div_public((1 << 15) + (mu >> 1), mu) as i16,
+            half: ((m - 1) / 2) as i16,
+        }
+    }
+}
+
+/// 7681^-1 · 2^16 mod 10753 as a multiplier.
+const CRT: Pair = pair(
+    mulmod(
+        powmod(P1 as u64, P2 as u64 - 2, P2 as u64),
+        1 << 16,
+        P2 as u64,
+    ),
+    P2,
+);
+
+/// The broadcast constants of one prime.
+#[derive(Clone, Copy)]
+struct Consts {
+    p: __m256i,
+    pinv: __m256i,
+    barrett: __m256i,
+    /// 2^5: `vpmulhrsw` by it is a rounded shift right by 10.
+    r32: __m256i,
+}
+
+impl Consts {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new(t: &Prime) -> Self {
+        Self {
+            p: opaque(_mm256_set1_epi16(t.p)),
+            pinv: opaque(_mm256_set1_epi16(t.pinv)),
+            barrett: opaque(_mm256_set1_epi16(t.barrett)),
+            r32: opaque(_mm256_set1_epi16(32)),
+        }
+    }
+}
+
+/// A broadcast Montgomery multiplier.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn splat(w: Pair) -> (__m256i, __m256i) {
+    (
+        opaque(_mm256_set1_epi16(w[0])),
+        opaque(_mm256_set1_epi16(w[1])),
+    )
+}
+
+/// x · w · 2^-16 mod P, below |x|·|w|/2^16 + P/2 (wq = w · P^-1 mod 2^16):
+/// t = x·wq mod 2^16 makes x·w - t·P ≡ 0 mod 2^16, so the difference of
+/// the high halves is exact.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mont(x: __m256i, w: __m256i, wq: __m256i, p: __m256i) -> __m256i {
+    _mm256_sub_epi16(
+        _mm256_mulhi_epi16(x, w),
+        _mm256_mulhi_epi16(_mm256_mullo_epi16(x, wq), p),
+    )
+}
+
+/// x - P · round(x / P) (Barrett: ⌊x·v/2^16⌋ then a rounded shift by 10,
+/// v = round(2^26/P); the estimate is within 0.51 of x/P), so below 0.51 P.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn barrett(x: __m256i, k: &Consts) -> __m256i {
+    let t = _mm256_mulhrs_epi16(_mm256_mulhi_epi16(x, k.barrett), k.r32);
+    _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
+}
+
+/// Transposes the 16 × 16 matrix of 16-bit words held in `r` (row i =
+/// `r[i]`): unpacks of 16-, 32- and 64-bit units within 128-bit halves,
+/// then the halves exchanged.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn transpose(r: &mut [__m256i; 16]) {
+    // a[2i] (per half, 32-bit units): (r[2i][c], r[2i+1][c]) for c = 0..4,
+    // a[2i+1] the same for c = 4..8.
+    let mut a = [_mm256_setzero_si256(); 16];
+    for i in 0..8 {
+        a[2 * i] = _mm256_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
+        a[2 * i + 1] = _mm256_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
+    }
+    // b[4i + m] (per half, 64-bit units): rows 4i..4i+4 at columns 2m, 2m+1.
+    let mut b = [_mm256_setzero_si256(); 16];
+    for i in 0..4 {
+        b[4 * i] = _mm256_unpacklo_epi32(a[4 * i], a[4 * i + 2]);
+        b[4 * i + 1] = _mm256_unpackhi_epi32(a[4 * i], a[4 * i + 2]);
+        b[4 * i + 2] = _mm256_unpacklo_epi32(a[4 * i + 1], a[4 * i + 3]);
+        b[4 * i + 3] = _mm256_unpackhi_epi32(a[4 * i + 1], a[4 * i + 3]);
+    }
+    // c[8i + col] (per half h): rows 8i..8i+8 at column 8h + col.
+    for i in 0..2 {
+        for m in 0..4 {
+            a[8 * i + 2 * m] = _mm256_unpacklo_epi64(b[8 * i + m], b[8 * i + 4 + m]);
+            a[8 * i + 2 * m + 1] = _mm256_unpackhi_epi64(b[8 * i + m], b[8 * i + 4 + m]);
+        }
+    }
+    // Column col: low halves of c[col] (rows 0..8) and c[8 + col] (rows
+    // 8..16); column 8 + col: their high halves.
+    for col in 0..8 {
+        r[col] = _mm256_permute2x128_si256::<0x20>(a[col], a[8 + col]);
+        r[8 + col] = _mm256_permute2x128_si256::<0x31>(a[col], a[8 + col]);
+    }
+}
+
+/// The forward transform of block `blk` (512 words) of `x`, in place;
+/// inputs below 1.1 P, outputs below 1.25 P (see the module docs).
+#[target_feature(enable = "avx2")]
+fn ntt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
+    assert!(x.len() == N);
+    // Levels 0..5: node (s, nd) spans 32 >> s vectors; its pairs are
+    // `half` vectors apart.
+    for s in 0..5 {
+        let half = 16 >> s;
+        for nd in 0..1 << s {
+            let (w, wq) = splat(t.fv[blk][(1 << s) - 1 + nd]);
+            for j in 0..half {
+                let i0 = (2 * nd * half + j) * 16;
+                let i1 = i0 + half * 16;
+                let mut lo = load(x, i0);
+                if s == 2 {
+                    lo = barrett(lo, k);
+                }
+                let hi = mont(load(x, i1), w, wq, k.p);
+                store(x, i0, _mm256_add_epi16(lo, hi));
+                store(x, i1, _mm256_sub_epi16(lo, hi));
+            }
+        }
+    }
+    // Levels 5..9 on each transposed group of 16 vectors (a node per lane).
+    for g in 0..2 {
+        let mut r = [_mm256_setzero_si256(); 16];
+        for (j, v) in r.iter_mut().enumerate() {
+            *v = load(x, (16 * g + j) * 16);
+        }
+        transpose(&mut r);
+        for s in 5..9 {
+            let nsub = 1 << (s - 5);
+            let half = 8 >> (s - 5);
+            for sub in 0..nsub {
+                let li = 15 * g + nsub - 1 + sub;
+                let w = load(&t.fl[blk][li], 0);
+                let wq = load(&t.flq[blk][li], 0);
+                for j in 0..half {
+                    let (i0, i1) = (2 * sub * half + j, 2 * sub * half + j + half);
+                    let mut lo = r[i0];
+                    if s == 5 || s == 8 {
+                        lo = barrett(lo, k);
+                    }
+                    let hi = mont(r[i1], w, wq, k.p);
+                    r[i0] = _mm256_add_epi16(lo, hi);
+                    r[i1] = _mm256_sub_epi16(lo, hi);
+                }
+            }
+        }
+        for (j, &v) in r.iter().enumerate() {
+            store(x, (16 * g + j) * 16, v);
+        }
+    }
+}
+
+/// The inverse of [`ntt`] times 512, in place; inputs below 0.75 P,
+/// outputs below 0.65 P.
+#[target_feature(enable = "avx2")]
+fn intt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
+    assert!(x.len() == N);
+    for g in 0..2 {
+        let mut r = [_mm256_setzero_si256(); 16];
+        for (j, v) in r.iter_mut().enumerate() {
+            *v = load(x, (16 * g + j) * 16);
+        }
+        for s in (5..9).rev() {
+            let nsub = 1 << (s - 5);
+            let half = 8 >> (s - 5);
+            for sub in 0..nsub {
+                let li = 15 * g + nsub - 1 + sub;
+                let w = load(&t.il[blk][li], 0);
+                let wq = load(&t.ilq[blk][li], 0);
+                for j in 0..half {
+                    let (i0, i1) = (2 * sub * half + j, 2 * sub * half + j + half);
+                    let (u, v) = (r[i0], r[i1]);
+                    r[i0] = barrett(_mm256_add_epi16(u, v), k);
+                    r[i1] = mont(_mm256_sub_epi16(u, v), w, wq, k.p);
+                }
+            }
+        }
+        transpose(&mut r);
+        for (j, &v) in r.iter().enumerate() {
+            store(x, (16 * g + j) * 16, v);
+        }
+    }
+    for s in (0..5).rev() {
+        let half = 16 >> s;
+        for nd in 0..1 << s {
+            let (w, wq) = splat(t.iv[blk][(1 << s) - 1 + nd]);
+            for j in 0..half {
+                let i0 = (2 * nd * half + j) * 16;
+                let i1 = i0 + half * 16;
+                let (u, v) = (load(x, i0), load(x, i1));
+                store(x, i0, barrett(_mm256_add_epi16(u, v), k));
+                store(x, i1, mont(_mm256_sub_epi16(u, v), w, wq, k.p));
+            }
+        }
+    }
+}
+
+/// The three blocks of `src` (an operand of `src.len()` ≤ 1024 words, a
+/// multiple of 16, |src_i| ≤ 4000) modulo x^512 - ρ^k, into `x`, then
+/// transformed: block k = A0 + ρ^k A1 with A0, A1 the two halves.
+#[target_feature(enable = "avx2")]
+fn forward(x: &mut [i16; L], src: &[i16], t: &Prime, k: &Consts) {
+    let len = src.len();
+    assert!(len.is_multiple_of(16) && len <= 2 * N);
+    let (r1, r1q) = splat(t.rho);
+    let (r2, r2q) = splat(t.rho2);
+    let mut i = 0;
+    while i < N {
+        // Public lengths decide which words exist.
+        let a0 = if i < len {
+            load(src, i)
+        } else {
+            _mm256_setzero_si256()
+        };
+        let a1 = if N + i < len {
+            load(src, N + i)
+        } else {
+            _mm256_setzero_si256()
+        };
+        store(x, i, _mm256_add_epi16(a0, a1));
+        store(x, N + i, _mm256_add_epi16(a0, mont(a1, r1, r1q, k.p)));
+        store(x, 2 * N + i, _mm256_add_epi16(a0, mont(a1, r2, r2q, k.p)));
+        i += 16;
+    }
+    for (blk, xb) in x.chunks_exact_mut(N).enumerate() {
+        ntt(xb, t, blk, k);
+    }
+}
+
+/// Inverse transforms of the three blocks of `x`, then the inverse
+/// radix-3 step and the scaling: `x` becomes the cyclic product mod P
+/// (below 0.65 P).
+#[target_feature(enable = "avx2")]
+fn inverse(x: &mut [i16; L], t: &Prime, k: &Consts) {
+    for (blk, xb) in x.chunks_exact_mut(N).enumerate() {
+        intt(xb, t, blk, k);
+    }
+    // Block j of the product is Σ_k ρ^(-jk) C_k (times 3): with ρ² =
+    // -1 - ρ and t = ρ(C2 - C1), block 1 is C0 - C1 + t and block 2 is
+    // C0 - C2 - t. Sums below 1.9 P.
+    let (r1, r1q) = splat(t.rho);
+    let (s, sq) = splat(t.scale);
+    let mut i = 0;
+    while i < N {
+        let (c0, c1, c2) = (load(x, i), load(x, N + i), load(x, 2 * N + i));
+        let tt = mont(_mm256_sub_epi16(c2, c1), r1, r1q, k.p);
+        let d0 = _mm256_add_epi16(_mm256_add_epi16(c0, c1), c2);
+        let d1 = _mm256_add_epi16(_mm256_sub_epi16(c0, c1), tt);
+        let d2 = _mm256_sub_epi16(_mm256_sub_epi16(c0, c2), tt);
+        store(x, i, mont(d0, s, sq, k.p));
+        store(x, N + i, mont(d1, s, sq, k.p));
+        store(x, 2 * N + i, mont(d2, s, sq, k.p));
+        i += 16;
+    }
+}
+
+/// x · y · 2^-16 mod P for two variable vectors.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mont_mul(x: __m256i, y: __m256i, k: &Consts) -> __m256i {
+    mont(x, y, _mm256_mullo_epi16(y, k.pinv), k.p)
+}
+
+/// Folds the product `c` (2p - 1 coefficients, then zeros mod P; below
+/// 0.65 P each) by x^p = x + 1 into `f` (p16 = p rounded up to 16 words,
+/// below 0.51 P): f_i = c_i + c_(i+p) + c_(i+p-1), the last term absent
+/// for i = 0.
+#[target_feature(enable = "avx2")]
+fn fold(f: &mut [i16], c: &[i16], p: usize, k: &Consts) {
+    // All lanes but the first.
+    let not0 = _mm256_setr_epi16(
+        0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    );
+    let mut i = 0;
+    while i < p {
+        let mut t = load(c, i + p - 1);
+        if i == 0 {
+            t = _mm256_and_si256(t, not0);
+        }
+        let s = _mm256_add_epi16(_mm256_add_epi16(load(c, i), load(c, i + p)), t);
+        store(f, i, barrett(s, k));
+        i += 16;
+    }
+}
+
+/// The product mod P of one prime, folded into `f`: one chunk (p ≤ 768).
+#[target_feature(enable = "avx2")]
+fn product1(f: &mut [i16], a: &[i16], b: &[i16], p: usize, t: &Prime) {
+    let k = Consts::new(t);
+    let mut x = [0i16; L];
+    let mut y = [0i16; L];
+    forward(&mut x, a, t, &k);
+    forward(&mut y, b, t, &k);
+    let mut i = 0;
+    while i < L {
+        let v = mont_mul(load(&x, i), load(&y, i), &k);
+        store(&mut x, i, v);
+        i += 16;
+    }
+    inverse(&mut x, t, &k);
+    fold(f, &x, p, &k);
+    ct::wipe(&mut x);
+    ct::wipe(&mut y);
+}
+
+/// The product mod P of one prime, folded into `f`: two chunks of `h`
+/// words (a = a0 + x^h a1, the same for b).
+#[target_feature(enable = "avx2")]
+fn product2(f: &mut [i16], a: &[i16], b: &[i16], p: usize, h: usize, t: &Prime) {
+    assert!(a.len() == 2 * h && b.len() == 2 * h && 4 * h <= 2 * MAXN);
+    let k = Consts::new(t);
+    let mut x0 = [0i16; L];
+    let mut x1 = [0i16; L];
+    let mut y0 = [0i16; L];
+    let mut y1 = [0i16; L];
+    forward(&mut x0, &a[..h], t, &k);
+    forward(&mut x1, &a[h..], t, &k);
+    forward(&mut y0, &b[..h], t, &k);
+    forward(&mut y1, &b[h..], t, &k);
+    // x0 ← a0·b0, x1 ← a0·b1 + a1·b0 (reduced: the sum of two products
+    // is below 1.5 P), y0 ← a1·b1.
+    let mut i = 0;
+    while i < L {
+        let (u0, u1, v0, v1) = (load(&x0, i), load(&x1, i), load(&y0, i), load(&y1, i));
+        store(&mut x0, i, mont_mul(u0, v0, &k));
+        let mid = _mm256_add_epi16(mont_mul(u0, v1, &k), mont_mul(u1, v0, &k));
+        store(&mut x1, i, barrett(mid, &k));
+        store(&mut y0, i, mont_mul(u1, v1, &k));
+        i += 16;
+    }
+    inverse(&mut x0, t, &k);
+    inverse(&mut x1, t, &k);
+    inverse(&mut y0, t, &k);
+    // c = x0 + x^h x1 + x^2h y0, each part 2h words long (the rest of
+    // each block is zero mod P); at most two parts overlap (below 1.3 P).
+    let mut c = [0i16; 2 * MAXN];
+    let mut i = 0;
+    while i < 4 * h {
+        let mut s = _mm256_setzero_si256();
+        if i < 2 * h {
+            s = load(&x0, i);
+        }
+        if i >= h && i < 3 * h {
+            s = _mm256_add_epi16(s, load(&x1, i - h));
+        }
+        if i >= 2 * h {
+            s = _mm256_add_epi16(s, load(&y0, i - 2 * h));
+        }
+        store(&mut c, i, barrett(s, &k));
+        i += 16;
+    }
+    fold(f, &c[..4 * h], p, &k);
+    ct::wipe(&mut x0);
+    ct::wipe(&mut x1);
+    ct::wipe(&mut y0);
+    ct::wipe(&mut y1);
+    ct::wipe(&mut c);
+}
+
+/// `out = a · b` in R/m for set `P` (m = q or 3; |a_i| < 4000, b small):
+/// the product modulo 7681 and 10753, each folded, then joined (see the
+/// module docs).
+///
+/// # Panics
+/// If m is neither q nor 3, or a length is not p.
+#[target_feature(enable = "avx2")]
+pub(super) fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
+    let p = P::P;
+    assert!(out.len() == p && a.len() == p && b.len() == p && p <= MAXN);
+    // The modulus is public.
+    let last = if m.value() == 3 {
+        const { &Last::new(3) }
+    } else {
+        assert!(m.value() == P::Q);
+        const { &Last::new(P::Q) }
+    };
+    let mut pa = [0i16; MAXN];
+    let mut pb = [0i16; MAXN];
+    pa[..p].copy_from_slice(a);
+    for (o, &v) in pb.iter_mut().zip(b) {
+        *o = i16::from(v);
+    }
+    let mut f1 = [0i16; MAXN];
+    let mut f2 = [0i16; MAXN];
+    let p16 = (p + 15) & !15;
+    if p <= 768 {
+        product1(&mut f1, &pa[..p16], &pb[..p16], p, &T1);
+        product1(&mut f2, &pa[..p16], &pb[..p16], p, &T2);
+    } else {
+        let h = ((p + 31) & !31) / 2;
+        product2(&mut f1, &pa[..2 * h], &pb[..2 * h], p, h, &T1);
+        product2(&mut f2, &pa[..2 * h], &pb[..2 * h], p, h, &T2);
+    }
+    // CRT, then mod m (into f1).
+    let p2 = opaque(_mm256_set1_epi16(P2 as i16));
+    let (cw, cq) = splat(CRT);
+    let mv = opaque(_mm256_set1_epi16(last.m));
+    let (lw, lq) = splat(last.c);
+    let vv = opaque(_mm256_set1_epi16(last.v));
+    let half = opaque(_mm256_set1_epi16(last.half));
+    let nhalf = opaque(_mm256_set1_epi16(-last.half));
+    let mut i = 0;
+    while i < p16 {
+        let (r1, r2) = (load(&f1, i), load(&f2, i));
+        let u = mont(_mm256_sub_epi16(r2, r1), cw, cq, p2);
+        let y = _mm256_add_epi16(r1, mont(u, lw, lq, mv));
+        // y - m·round(y/m) is in (-m, m); one correction on each side.
+        let r = _mm256_sub_epi16(y, _mm256_mullo_epi16(_mm256_mulhrs_epi16(y, vv), mv));
+        let r = _mm256_sub_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(r, half), mv));
+        let r = _mm256_add_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(nhalf, r), mv));
+        store(&mut f1, i, r);
+        i += 16;
+    }
+    out.copy_from_slice(&f1[..p]);
+    ct::wipe(&mut pa);
+    ct::wipe(&mut pb);
+    ct::wipe(&mut f1);
+    ct::wipe(&mut f2);
+}
