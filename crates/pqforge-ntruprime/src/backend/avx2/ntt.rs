@@ -703,3 +703,179 @@ pub(super) fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m
     ct::wipe(&mut f1);
     ct::wipe(&mut f2);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Sntrup653, Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277};
+    use std::vec::Vec;
+
+    fn avx2() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+
+    /// xorshift64.
+    fn rng(mut s: u64) -> impl FnMut() -> u64 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
+    #[test]
+    fn transpose_is_a_transpose() {
+        if !avx2() {
+            return;
+        }
+        let m: Vec<i16> = (0..256).map(|i| i as i16).collect();
+        let mut r = [[0i16; 16]; 16];
+        // SAFETY: AVX2 is present (checked above).
+        unsafe {
+            let mut v = [_mm256_setzero_si256(); 16];
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = load(&m, 16 * i);
+            }
+            transpose(&mut v);
+            for (i, x) in v.iter().enumerate() {
+                store(&mut r[i], 0, *x);
+            }
+        }
+        for (i, row) in r.iter().enumerate() {
+            for (j, &x) in row.iter().enumerate() {
+                assert_eq!(x, m[16 * j + i], "({i}, {j})");
+            }
+        }
+    }
+
+    /// intt(ntt(x)) = 512·x mod P for every block and both primes, on
+    /// inputs at the documented bound.
+    #[test]
+    fn ntt_round_trip() {
+        if !avx2() {
+            return;
+        }
+        let mut next = rng(5);
+        for t in [&T1, &T2] {
+            let pp = i32::from(t.p);
+            for blk in 0..3 {
+                for round in 0..4 {
+                    let x: Vec<i16> = (0..N)
+                        .map(|_| match round {
+                            0 => (11 * pp / 10) as i16,
+                            1 => (-11 * pp / 10) as i16,
+                            _ => ((next() % (2 * pp as u64)) as i32 - pp) as i16,
+                        })
+                        .collect();
+                    let mut y = x.clone();
+                    // SAFETY: AVX2 is present (checked above).
+                    unsafe {
+                        let k = Consts::new(t);
+                        ntt(&mut y, t, blk, &k);
+                        assert!(y.iter().all(|&v| i32::from(v).abs() < 5 * pp / 4));
+                        // Scale to inverse-input size (Montgomery by 1).
+                        let one = pair(1, pp as u32);
+                        let (w, wq) = splat(one);
+                        let mut i = 0;
+                        while i < N {
+                            let v = mont(load(&y, i), w, wq, k.p);
+                            store(&mut y, i, v);
+                            i += 16;
+                        }
+                        intt(&mut y, t, blk, &k);
+                    }
+                    for (i, (&a, &b)) in x.iter().zip(&y).enumerate() {
+                        // y = 512·x·2^-16 mod P.
+                        let want = (i64::from(a) * 512 * i64::from(pow_r_inv(pp)))
+                            .rem_euclid(i64::from(pp));
+                        assert_eq!(
+                            i64::from(b).rem_euclid(i64::from(pp)),
+                            want,
+                            "P={pp} blk={blk} i={i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// 2^-16 mod P.
+    fn pow_r_inv(p: i32) -> i32 {
+        (1..p)
+            .find(|&x| (i64::from(x) * 65536) % i64::from(p) == 1)
+            .expect("inverse")
+    }
+
+    /// The product by the definition, in 64-bit integers, folded and
+    /// reduced mod m (centered).
+    fn reference(a: &[i16], b: &[i8], m: i32) -> Vec<i16> {
+        let n = a.len();
+        let mut prod = std::vec![0i64; 2 * n - 1];
+        for (i, &x) in a.iter().enumerate() {
+            for (j, &y) in b.iter().enumerate() {
+                prod[i + j] += i64::from(x) * i64::from(y);
+            }
+        }
+        for i in (n..2 * n - 1).rev() {
+            let t = prod[i];
+            prod[i - n] += t;
+            prod[i - n + 1] += t;
+        }
+        let h = i64::from((m - 1) / 2);
+        prod[..n]
+            .iter()
+            .map(|&x| ((x + h).rem_euclid(i64::from(m)) - h) as i16)
+            .collect()
+    }
+
+    fn product<P: ParameterSet>(seed: u64) {
+        let mut next = rng(seed);
+        let p = P::P;
+        let h = (P::Q - 1) / 2;
+        for round in 0..6 {
+            // Extremes first: |a_i| = (q-1)/2 against all-±1 b, and the
+            // contract's bound 3999 (beyond every q/2).
+            let a: Vec<i16> = (0..p)
+                .map(|_| match round {
+                    0 => h as i16,
+                    1 => -h as i16,
+                    2 => 3999,
+                    3 => -3999,
+                    _ => ((next() % P::Q as u64) as i32 - h) as i16,
+                })
+                .collect();
+            let b: Vec<i8> = (0..p)
+                .map(|_| match round {
+                    0 | 2 => 1,
+                    1 | 3 => -1,
+                    _ => (next() % 3) as i8 - 1,
+                })
+                .collect();
+            for m in [P::Q, 3] {
+                let md = if m == 3 {
+                    crate::poly::MOD3
+                } else {
+                    crate::poly::mod_q::<P>()
+                };
+                let mut out = std::vec![0i16; p];
+                // SAFETY: AVX2 is present (checked by the caller).
+                unsafe { mul_small::<P>(&mut out, &a, &b, md) };
+                assert_eq!(out, reference(&a, &b, m), "{} m={m} round {round}", P::NAME);
+            }
+        }
+    }
+
+    #[test]
+    fn product_matches_definition_all_sets() {
+        if !avx2() {
+            return;
+        }
+        product::<Sntrup653>(1);
+        product::<Sntrup761>(2);
+        product::<Sntrup857>(3);
+        product::<Sntrup953>(4);
+        product::<Sntrup1013>(5);
+        product::<Sntrup1277>(6);
+    }
+}
