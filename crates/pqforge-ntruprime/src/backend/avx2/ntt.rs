@@ -263,9 +263,8 @@ struct Last {
     m: i16,
     /// (7681 · 2^16 mod m) as a multiplier: mont(u, c) ≡ 7681·u (mod m).
     c: Pair,
-    /// round(2^15 / m).
+    /// round(2^15 / m) (see [`Center`]).
     v: i16,
-    half: i16,
 }
 
 impl Last {
@@ -274,10 +273,14 @@ impl Last {
         Self {
             m: m as i16,
             c: pair(mulmod(P1 as u64, 1 << 16, mu), m as u32),
-            v: div_public((1 << 15) + (mu >> 1), mu) as i16,
-            half: ((m - 1) / 2) as i16,
+            v: round_recip(m),
         }
     }
+}
+
+/// round(2^15 / m) (compile time only).
+const fn round_recip(m: i32) -> i16 {
+    div_public((1 << 15) + (m as u64 >> 1), m as u64) as i16
 }
 
 /// 7681^-1 · 2^16 mod 10753 as a multiplier.
@@ -380,103 +383,145 @@ fn transpose(r: &mut [__m256i; 16]) {
     }
 }
 
-/// The forward transform of block `blk` (512 words) of `x`, in place;
-/// inputs below 1.1 P, outputs below 1.25 P (see the module docs).
+/// A Montgomery multiplier in two vectors (value, value · P^-1).
+type Tw = (__m256i, __m256i);
+
+/// One forward level on registers: the pairs (i, i + H) of each group of
+/// 2H vectors, group `grp` with twiddle `tw[grp]` (constant bounds: fully
+/// unrolled); with `RED` the lo input is reduced first.
 #[target_feature(enable = "avx2")]
-fn ntt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
-    assert!(x.len() == N);
-    // Levels 0..5: node (s, nd) spans 32 >> s vectors; its pairs are
-    // `half` vectors apart.
-    for s in 0..5 {
-        let half = 16 >> s;
-        for nd in 0..1 << s {
-            let (w, wq) = splat(t.fv[blk][(1 << s) - 1 + nd]);
-            for j in 0..half {
-                let i0 = (2 * nd * half + j) * 16;
-                let i1 = i0 + half * 16;
-                let mut lo = load(x, i0);
-                if s == 2 {
-                    lo = barrett(lo, k);
-                }
-                let hi = mont(load(x, i1), w, wq, k.p);
-                store(x, i0, _mm256_add_epi16(lo, hi));
-                store(x, i1, _mm256_sub_epi16(lo, hi));
-            }
-        }
-    }
-    // Levels 5..9 on each transposed group of 16 vectors (a node per lane).
-    for g in 0..2 {
-        let mut r = [_mm256_setzero_si256(); 16];
-        for (j, v) in r.iter_mut().enumerate() {
-            *v = load(x, (16 * g + j) * 16);
-        }
-        transpose(&mut r);
-        for s in 5..9 {
-            let nsub = 1 << (s - 5);
-            let half = 8 >> (s - 5);
-            for sub in 0..nsub {
-                let li = 15 * g + nsub - 1 + sub;
-                let w = load(&t.fl[blk][li], 0);
-                let wq = load(&t.flq[blk][li], 0);
-                for j in 0..half {
-                    let (i0, i1) = (2 * sub * half + j, 2 * sub * half + j + half);
-                    let mut lo = r[i0];
-                    if s == 5 || s == 8 {
-                        lo = barrett(lo, k);
-                    }
-                    let hi = mont(r[i1], w, wq, k.p);
-                    r[i0] = _mm256_add_epi16(lo, hi);
-                    r[i1] = _mm256_sub_epi16(lo, hi);
-                }
-            }
-        }
-        for (j, &v) in r.iter().enumerate() {
-            store(x, (16 * g + j) * 16, v);
+#[inline]
+fn fwd_level<const H: usize, const RED: bool, const LEN: usize>(
+    r: &mut [__m256i; LEN],
+    tw: &[Tw],
+    k: &Consts,
+) {
+    for grp in 0..LEN / (2 * H) {
+        let (w, wq) = tw[grp];
+        for j in 0..H {
+            let (i0, i1) = (2 * grp * H + j, 2 * grp * H + j + H);
+            let lo = if RED { barrett(r[i0], k) } else { r[i0] };
+            let hi = mont(r[i1], w, wq, k.p);
+            r[i0] = _mm256_add_epi16(lo, hi);
+            r[i1] = _mm256_sub_epi16(lo, hi);
         }
     }
 }
 
-/// The inverse of [`ntt`] times 512, in place; inputs below 0.75 P,
-/// outputs below 0.65 P.
+/// One inverse (Gentleman-Sande) level on registers, the pairing of
+/// [`fwd_level`]: (u, v) ↦ (u + v reduced, (u - v) · tw).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv_level<const H: usize, const LEN: usize>(r: &mut [__m256i; LEN], tw: &[Tw], k: &Consts) {
+    for grp in 0..LEN / (2 * H) {
+        let (w, wq) = tw[grp];
+        for j in 0..H {
+            let (i0, i1) = (2 * grp * H + j, 2 * grp * H + j + H);
+            let (u, v) = (r[i0], r[i1]);
+            r[i0] = barrett(_mm256_add_epi16(u, v), k);
+            r[i1] = mont(_mm256_sub_epi16(u, v), w, wq, k.p);
+        }
+    }
+}
+
+/// `N` broadcast twiddles `t[from..from + N]`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn splats<const M: usize>(t: &[Pair], from: usize) -> [Tw; M] {
+    let mut out = [(_mm256_setzero_si256(), _mm256_setzero_si256()); M];
+    for (o, &w) in out.iter_mut().zip(&t[from..from + M]) {
+        *o = splat(w);
+    }
+    out
+}
+
+/// `M` lane twiddle vectors (values and their P^-1 multiples) from index
+/// `from` of a lane table.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes<const M: usize>(w: &[[i16; 16]; 30], wq: &[[i16; 16]; 30], from: usize) -> [Tw; M] {
+    let mut out = [(_mm256_setzero_si256(), _mm256_setzero_si256()); M];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = (load(&w[from + i], 0), load(&wq[from + i], 0));
+    }
+    out
+}
+
+/// The forward transform of block `blk` (512 words) of `x`, in place;
+/// inputs below 1.1 P, outputs below 1.25 P (see the module docs). Two
+/// passes over memory: levels 0-2 on the 8 vectors j, j + 4, ..., j + 28
+/// (pairs 16, 8, 4 vectors apart); then for each group of 16 vectors,
+/// levels 3-4, the transpose and levels 5-8, all in registers.
+#[target_feature(enable = "avx2")]
+fn ntt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
+    assert!(x.len() == N);
+    let tv = &t.fv[blk];
+    let (t0, t1, t2) = (splats::<1>(tv, 0), splats::<2>(tv, 1), splats::<4>(tv, 3));
+    for j in 0..4 {
+        let mut r = [_mm256_setzero_si256(); 8];
+        for (m, v) in r.iter_mut().enumerate() {
+            *v = load(x, (j + 4 * m) * 16);
+        }
+        fwd_level::<4, false, 8>(&mut r, &t0, k);
+        fwd_level::<2, false, 8>(&mut r, &t1, k);
+        fwd_level::<1, true, 8>(&mut r, &t2, k);
+        for (m, &v) in r.iter().enumerate() {
+            store(x, (j + 4 * m) * 16, v);
+        }
+    }
+    for g in 0..2 {
+        let mut r = [_mm256_setzero_si256(); 16];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = load(x, (16 * g + i) * 16);
+        }
+        fwd_level::<2, false, 16>(&mut r, &splats::<4>(tv, 7 + 4 * g), k);
+        fwd_level::<1, false, 16>(&mut r, &splats::<8>(tv, 15 + 8 * g), k);
+        transpose(&mut r);
+        let (w, wq) = (&t.fl[blk], &t.flq[blk]);
+        fwd_level::<8, true, 16>(&mut r, &lanes::<1>(w, wq, 15 * g), k);
+        fwd_level::<4, false, 16>(&mut r, &lanes::<2>(w, wq, 15 * g + 1), k);
+        fwd_level::<2, false, 16>(&mut r, &lanes::<4>(w, wq, 15 * g + 3), k);
+        fwd_level::<1, true, 16>(&mut r, &lanes::<8>(w, wq, 15 * g + 7), k);
+        for (i, &v) in r.iter().enumerate() {
+            store(x, (16 * g + i) * 16, v);
+        }
+    }
+}
+
+/// The inverse of [`ntt`] times 512, in place (the same passes in the
+/// opposite order); inputs below 0.75 P, outputs below 0.65 P.
 #[target_feature(enable = "avx2")]
 fn intt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
     assert!(x.len() == N);
+    let tv = &t.iv[blk];
     for g in 0..2 {
         let mut r = [_mm256_setzero_si256(); 16];
-        for (j, v) in r.iter_mut().enumerate() {
-            *v = load(x, (16 * g + j) * 16);
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = load(x, (16 * g + i) * 16);
         }
-        for s in (5..9).rev() {
-            let nsub = 1 << (s - 5);
-            let half = 8 >> (s - 5);
-            for sub in 0..nsub {
-                let li = 15 * g + nsub - 1 + sub;
-                let w = load(&t.il[blk][li], 0);
-                let wq = load(&t.ilq[blk][li], 0);
-                for j in 0..half {
-                    let (i0, i1) = (2 * sub * half + j, 2 * sub * half + j + half);
-                    let (u, v) = (r[i0], r[i1]);
-                    r[i0] = barrett(_mm256_add_epi16(u, v), k);
-                    r[i1] = mont(_mm256_sub_epi16(u, v), w, wq, k.p);
-                }
-            }
-        }
+        let (w, wq) = (&t.il[blk], &t.ilq[blk]);
+        inv_level::<1, 16>(&mut r, &lanes::<8>(w, wq, 15 * g + 7), k);
+        inv_level::<2, 16>(&mut r, &lanes::<4>(w, wq, 15 * g + 3), k);
+        inv_level::<4, 16>(&mut r, &lanes::<2>(w, wq, 15 * g + 1), k);
+        inv_level::<8, 16>(&mut r, &lanes::<1>(w, wq, 15 * g), k);
         transpose(&mut r);
-        for (j, &v) in r.iter().enumerate() {
-            store(x, (16 * g + j) * 16, v);
+        inv_level::<1, 16>(&mut r, &splats::<8>(tv, 15 + 8 * g), k);
+        inv_level::<2, 16>(&mut r, &splats::<4>(tv, 7 + 4 * g), k);
+        for (i, &v) in r.iter().enumerate() {
+            store(x, (16 * g + i) * 16, v);
         }
     }
-    for s in (0..5).rev() {
-        let half = 16 >> s;
-        for nd in 0..1 << s {
-            let (w, wq) = splat(t.iv[blk][(1 << s) - 1 + nd]);
-            for j in 0..half {
-                let i0 = (2 * nd * half + j) * 16;
-                let i1 = i0 + half * 16;
-                let (u, v) = (load(x, i0), load(x, i1));
-                store(x, i0, barrett(_mm256_add_epi16(u, v), k));
-                store(x, i1, mont(_mm256_sub_epi16(u, v), w, wq, k.p));
-            }
+    let (t0, t1, t2) = (splats::<1>(tv, 0), splats::<2>(tv, 1), splats::<4>(tv, 3));
+    for j in 0..4 {
+        let mut r = [_mm256_setzero_si256(); 8];
+        for (m, v) in r.iter_mut().enumerate() {
+            *v = load(x, (j + 4 * m) * 16);
+        }
+        inv_level::<1, 8>(&mut r, &t2, k);
+        inv_level::<2, 8>(&mut r, &t1, k);
+        inv_level::<4, 8>(&mut r, &t0, k);
+        for (m, &v) in r.iter().enumerate() {
+            store(x, (j + 4 * m) * 16, v);
         }
     }
 }
@@ -643,9 +688,67 @@ fn product2(f: &mut [i16], a: &[i16], b: &[i16], p: usize, h: usize, t: &Prime) 
     ct::wipe(&mut c);
 }
 
+/// The product mod the prime of `t`, folded into `f` (below 0.51 P): one
+/// chunk for p ≤ 768, else two halves.
+#[target_feature(enable = "avx2")]
+fn product(f: &mut [i16], a: &[i16; MAXN], b: &[i16; MAXN], p: usize, t: &Prime) {
+    if p <= 768 {
+        let p16 = (p + 15) & !15;
+        product1(f, &a[..p16], &b[..p16], p, t);
+    } else {
+        let h = ((p + 31) & !31) / 2;
+        product2(f, &a[..2 * h], &b[..2 * h], p, h, t);
+    }
+}
+
+/// The constants of an exact centered reduction modulo m (a multiple of
+/// m subtracted from |y| < 2^15): m, v = round(2^15/m) (from
+/// [`round_recip`], at compile time), (m-1)/2, -(m-1)/2.
+struct Center {
+    m: __m256i,
+    v: __m256i,
+    half: __m256i,
+    nhalf: __m256i,
+}
+
+impl Center {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new(m: i16, v: i16) -> Self {
+        Self {
+            m: opaque(_mm256_set1_epi16(m)),
+            v: opaque(_mm256_set1_epi16(v)),
+            half: opaque(_mm256_set1_epi16((m - 1) / 2)),
+            nhalf: opaque(_mm256_set1_epi16(-(m - 1) / 2)),
+        }
+    }
+
+    /// y mod m in [-(m-1)/2, (m-1)/2] for |y| < 2^15: t = round(y·v/2^15)
+    /// is within 1 of y/m (|v - 2^15/m| ≤ 1/2), so y - t·m is in (-m, m);
+    /// one masked correction on each side.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn reduce(&self, y: __m256i) -> __m256i {
+        let r = _mm256_sub_epi16(
+            y,
+            _mm256_mullo_epi16(_mm256_mulhrs_epi16(y, self.v), self.m),
+        );
+        let r = _mm256_sub_epi16(
+            r,
+            _mm256_and_si256(_mm256_cmpgt_epi16(r, self.half), self.m),
+        );
+        _mm256_add_epi16(
+            r,
+            _mm256_and_si256(_mm256_cmpgt_epi16(self.nhalf, r), self.m),
+        )
+    }
+}
+
 /// `out = a · b` in R/m for set `P` (m = q or 3; |a_i| < 4000, b small):
-/// the product modulo 7681 and 10753, each folded, then joined (see the
-/// module docs).
+/// modulo q, the product modulo 7681 and 10753, each folded, then joined
+/// (see the module docs). Modulo 3, a is reduced mod 3 first (a·b mod 3
+/// is unchanged); then the folded coefficients are below 3p ≤ 3831 <
+/// 7681/2, so one prime gives them exactly.
 ///
 /// # Panics
 /// If m is neither q nor 3, or a length is not p.
@@ -653,13 +756,7 @@ fn product2(f: &mut [i16], a: &[i16], b: &[i16], p: usize, h: usize, t: &Prime) 
 pub(super) fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
     let p = P::P;
     assert!(out.len() == p && a.len() == p && b.len() == p && p <= MAXN);
-    // The modulus is public.
-    let last = if m.value() == 3 {
-        const { &Last::new(3) }
-    } else {
-        assert!(m.value() == P::Q);
-        const { &Last::new(P::Q) }
-    };
+    let p16 = (p + 15) & !15;
     let mut pa = [0i16; MAXN];
     let mut pb = [0i16; MAXN];
     pa[..p].copy_from_slice(a);
@@ -667,41 +764,49 @@ pub(super) fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m
         *o = i16::from(v);
     }
     let mut f1 = [0i16; MAXN];
-    let mut f2 = [0i16; MAXN];
-    let p16 = (p + 15) & !15;
-    if p <= 768 {
-        product1(&mut f1, &pa[..p16], &pb[..p16], p, &T1);
-        product1(&mut f2, &pa[..p16], &pb[..p16], p, &T2);
+    // The modulus is public.
+    if m.value() == 3 {
+        let m3 = Center::new(3, const { round_recip(3) });
+        let mut i = 0;
+        while i < p16 {
+            let v = m3.reduce(load(&pa, i));
+            store(&mut pa, i, v);
+            i += 16;
+        }
+        product(&mut f1, &pa, &pb, p, &T1);
+        // Exact: the centered residue mod 7681 is the coefficient.
+        let c1 = Center::new(P1 as i16, const { round_recip(P1 as i32) });
+        let mut i = 0;
+        while i < p16 {
+            let v = m3.reduce(c1.reduce(load(&f1, i)));
+            store(&mut f1, i, v);
+            i += 16;
+        }
     } else {
-        let h = ((p + 31) & !31) / 2;
-        product2(&mut f1, &pa[..2 * h], &pb[..2 * h], p, h, &T1);
-        product2(&mut f2, &pa[..2 * h], &pb[..2 * h], p, h, &T2);
-    }
-    // CRT, then mod m (into f1).
-    let p2 = opaque(_mm256_set1_epi16(P2 as i16));
-    let (cw, cq) = splat(CRT);
-    let mv = opaque(_mm256_set1_epi16(last.m));
-    let (lw, lq) = splat(last.c);
-    let vv = opaque(_mm256_set1_epi16(last.v));
-    let half = opaque(_mm256_set1_epi16(last.half));
-    let nhalf = opaque(_mm256_set1_epi16(-last.half));
-    let mut i = 0;
-    while i < p16 {
-        let (r1, r2) = (load(&f1, i), load(&f2, i));
-        let u = mont(_mm256_sub_epi16(r2, r1), cw, cq, p2);
-        let y = _mm256_add_epi16(r1, mont(u, lw, lq, mv));
-        // y - m·round(y/m) is in (-m, m); one correction on each side.
-        let r = _mm256_sub_epi16(y, _mm256_mullo_epi16(_mm256_mulhrs_epi16(y, vv), mv));
-        let r = _mm256_sub_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(r, half), mv));
-        let r = _mm256_add_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(nhalf, r), mv));
-        store(&mut f1, i, r);
-        i += 16;
+        assert!(m.value() == P::Q);
+        let last = const { &Last::new(P::Q) };
+        let mut f2 = [0i16; MAXN];
+        product(&mut f1, &pa, &pb, p, &T1);
+        product(&mut f2, &pa, &pb, p, &T2);
+        // CRT, then mod q (into f1).
+        let p2 = opaque(_mm256_set1_epi16(P2 as i16));
+        let (cw, cq) = splat(CRT);
+        let mq = Center::new(last.m, last.v);
+        let (lw, lq) = splat(last.c);
+        let mut i = 0;
+        while i < p16 {
+            let (r1, r2) = (load(&f1, i), load(&f2, i));
+            let u = mont(_mm256_sub_epi16(r2, r1), cw, cq, p2);
+            let y = _mm256_add_epi16(r1, mont(u, lw, lq, mq.m));
+            store(&mut f1, i, mq.reduce(y));
+            i += 16;
+        }
+        ct::wipe(&mut f2);
     }
     out.copy_from_slice(&f1[..p]);
     ct::wipe(&mut pa);
     ct::wipe(&mut pb);
     ct::wipe(&mut f1);
-    ct::wipe(&mut f2);
 }
 
 #[cfg(test)]
