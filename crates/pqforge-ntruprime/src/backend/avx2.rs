@@ -1,8 +1,9 @@
-//! The AVX2 backend. The product is the portable three-level Karatsuba
-//! with its schoolbook leaves replaced by a `vpmaddwd` kernel ([`leaf`]:
-//! eight outputs per register, two products per lane per instruction);
-//! the inversions and the sort are the portable kernels compiled for AVX2
-//! (masked updates, reductions and compare-exchanges on 8 to 32 lanes).
+//! The AVX2 backend. The product is its own ([`ntt`]): the exact integer
+//! product by number-theoretic transforms modulo 7681 and 10753 (size 1536
+//! = 3 · 512, 16-bit Montgomery lanes), folded, joined by the CRT and
+//! reduced (modulo 3 one prime suffices); the inversions and the sort are
+//! the portable kernels compiled for AVX2 (masked updates, reductions and
+//! compare-exchanges on 8 to 32 lanes).
 //! The protocol around the kernels (codecs, hashing) is the portable code:
 //! the KEM stages keep frames of their own (`#[inline(never)]`), so they
 //! are not compiled for AVX2, and only the kernels are. Integer arithmetic
