@@ -637,8 +637,8 @@ fn product1(f: &mut [i16], a: &[i16], b: &[i16], p: usize, t: &Prime) {
 /// The product mod P of one prime, folded into `f`: two chunks of `h`
 /// words (a = a0 + x^h a1, the same for b).
 #[target_feature(enable = "avx2")]
-fn product2(f: &mut [i16], a: &[i16], b: &[i16], p: usize, h: usize, t: &Prime) {
-    assert!(a.len() == 2 * h && b.len() == 2 * h && 4 * h <= 2 * MAXN);
+fn product2<const C: usize>(f: &mut [i16], a: &[i16], b: &[i16], p: usize, h: usize, t: &Prime) {
+    assert!(a.len() == 2 * h && b.len() == 2 * h && 4 * h <= C);
     let k = Consts::new(t);
     let mut x0 = [0i16; L];
     let mut x1 = [0i16; L];
@@ -664,7 +664,7 @@ fn product2(f: &mut [i16], a: &[i16], b: &[i16], p: usize, h: usize, t: &Prime) 
     inverse(&mut y0, t, &k);
     // c = x0 + x^h x1 + x^2h y0, each part 2h words long (the rest of
     // each block is zero mod P); at most two parts overlap (below 1.3 P).
-    let mut c = [0i16; 2 * MAXN];
+    let mut c = [0i16; C];
     let mut i = 0;
     while i < 4 * h {
         let mut s = _mm256_setzero_si256();
@@ -689,15 +689,17 @@ fn product2(f: &mut [i16], a: &[i16], b: &[i16], p: usize, h: usize, t: &Prime) 
 }
 
 /// The product mod the prime of `t`, folded into `f` (below 0.51 P): one
-/// chunk for p ≤ 768, else two halves.
+/// chunk for p ≤ 768, else two halves (p = `P::P`, a constant: each
+/// instantiation holds one of the two frames only).
 #[target_feature(enable = "avx2")]
-fn product(f: &mut [i16], a: &[i16; MAXN], b: &[i16; MAXN], p: usize, t: &Prime) {
+fn product<P: ParameterSet, const C: usize>(f: &mut [i16], a: &[i16], b: &[i16], t: &Prime) {
+    let p = P::P;
     if p <= 768 {
         let p16 = (p + 15) & !15;
         product1(f, &a[..p16], &b[..p16], p, t);
     } else {
         let h = ((p + 31) & !31) / 2;
-        product2(f, &a[..2 * h], &b[..2 * h], p, h, t);
+        product2::<C>(f, &a[..2 * h], &b[..2 * h], p, h, t);
     }
 }
 
@@ -754,16 +756,42 @@ impl Center {
 /// If m is neither q nor 3, or a length is not p.
 #[target_feature(enable = "avx2")]
 pub(super) fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
+    // Working arrays sized for the set (p rounded up to 32; compile-time
+    // choice): M words per operand, C = 2M for the two-halves product.
     let p = P::P;
-    assert!(out.len() == p && a.len() == p && b.len() == p && p <= MAXN);
+    if p <= 768 {
+        mul_small_in::<P, 768, 1536>(out, a, b, m);
+    } else if p <= 864 {
+        mul_small_in::<P, 864, 1728>(out, a, b, m);
+    } else if p <= 960 {
+        mul_small_in::<P, 960, 1920>(out, a, b, m);
+    } else if p <= 1024 {
+        mul_small_in::<P, 1024, 2048>(out, a, b, m);
+    } else {
+        mul_small_in::<P, MAXN, { 2 * MAXN }>(out, a, b, m);
+    }
+}
+
+/// [`mul_small`] with operand and result arrays of `M` words (and `C` =
+/// 2M for the sum of the half products).
+#[target_feature(enable = "avx2")]
+fn mul_small_in<P: ParameterSet, const M: usize, const C: usize>(
+    out: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+    m: Modulus,
+) {
+    let p = P::P;
     let p16 = (p + 15) & !15;
-    let mut pa = [0i16; MAXN];
-    let mut pb = [0i16; MAXN];
+    let h2 = (p + 31) & !31;
+    assert!(out.len() == p && a.len() == p && b.len() == p && p16 <= M && h2 <= M && C == 2 * M);
+    let mut pa = [0i16; M];
+    let mut pb = [0i16; M];
     pa[..p].copy_from_slice(a);
     for (o, &v) in pb.iter_mut().zip(b) {
         *o = i16::from(v);
     }
-    let mut f1 = [0i16; MAXN];
+    let mut f1 = [0i16; M];
     // The modulus is public.
     if m.value() == 3 {
         let m3 = Center::new(3, const { round_recip(3) });
@@ -773,7 +801,7 @@ pub(super) fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m
             store(&mut pa, i, v);
             i += 16;
         }
-        product(&mut f1, &pa, &pb, p, &T1);
+        product::<P, C>(&mut f1, &pa, &pb, &T1);
         // Exact: the centered residue mod 7681 is the coefficient.
         let c1 = Center::new(P1 as i16, const { round_recip(P1 as i32) });
         let mut i = 0;
@@ -785,9 +813,9 @@ pub(super) fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m
     } else {
         assert!(m.value() == P::Q);
         let last = const { &Last::new(P::Q) };
-        let mut f2 = [0i16; MAXN];
-        product(&mut f1, &pa, &pb, p, &T1);
-        product(&mut f2, &pa, &pb, p, &T2);
+        let mut f2 = [0i16; M];
+        product::<P, C>(&mut f1, &pa, &pb, &T1);
+        product::<P, C>(&mut f2, &pa, &pb, &T2);
         // CRT, then mod q (into f1).
         let p2 = opaque(_mm256_set1_epi16(P2 as i16));
         let (cw, cq) = splat(CRT);
