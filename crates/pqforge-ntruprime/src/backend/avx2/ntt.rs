@@ -33,7 +33,8 @@
 //!   below 0.51 P. Forward levels add at most 0.75 P to a lane; the lo input
 //!   is reduced at levels 2, 5 and 8, so no lane exceeds 2.5 P (P = 10753:
 //!   26 900 < 2^15) and the outputs are below 1.25 P. The inverse reduces
-//!   its sums at every level (inputs below 0.75 P, outputs below 0.65 P).
+//!   its sums at every level (inputs below 0.76 P: a pointwise product of
+//!   two outputs is below 1.25² P²/2^16 + P/2; outputs below 0.65 P).
 //! * CRT. With r1 ≡ X (mod 7681), r2 ≡ X (mod 10753), both below 0.51 P,
 //!   u = (r2 - r1)·7681^-1 mod 10753 (one Montgomery product, |u| < 0.6 ·
 //!   10753) gives X = r1 + 7681·u exactly: the true coefficient of the
@@ -489,7 +490,7 @@ fn ntt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
 }
 
 /// The inverse of [`ntt`] times 512, in place (the same passes in the
-/// opposite order); inputs below 0.75 P, outputs below 0.65 P.
+/// opposite order); inputs below 0.76 P, outputs below 0.65 P.
 #[target_feature(enable = "avx2")]
 fn intt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
     assert!(x.len() == N);
