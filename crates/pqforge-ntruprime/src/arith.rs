@@ -53,6 +53,12 @@ impl Modulus {
         }
     }
 
+    /// The modulus m.
+    #[inline(always)]
+    pub(crate) const fn value(self) -> i32 {
+        self.m as i32
+    }
+
     /// x mod m, centered, for |x| < 2^26.
     ///
     /// u = x + off is in [0, 2^28); with v = ⌊2^32/m⌋ the quotient estimate

@@ -31,8 +31,7 @@ pub(crate) fn mul_plain(out: &mut [i32], a: &[i16], b: &[i8]) {
 pub(crate) const KARATSUBA_LEVELS: usize = 3;
 
 /// The padded length of a product operand: p rounded up to a multiple of
-/// 2^(levels + 1), so that the leaves have even length (the AVX2 leaf
-/// works on pairs).
+/// 2^(levels + 1), so that the halves split evenly down to the leaves.
 pub(crate) const fn padded(p: usize) -> usize {
     p.next_multiple_of(2 << KARATSUBA_LEVELS)
 }

@@ -1,8 +1,9 @@
-//! The AVX2 backend. The product is the portable three-level Karatsuba
-//! with its schoolbook leaves replaced by a `vpmaddwd` kernel ([`leaf`]:
-//! eight outputs per register, two products per lane per instruction);
-//! the inversions and the sort are the portable kernels compiled for AVX2
-//! (masked updates, reductions and compare-exchanges on 8 to 32 lanes).
+//! The AVX2 backend. The product is its own ([`ntt`]): the exact integer
+//! product by number-theoretic transforms modulo 7681 and 10753 (size 1536
+//! = 3 · 512, 16-bit Montgomery lanes), folded, joined by the CRT and
+//! reduced (modulo 3 one prime suffices); the inversions and the sort are
+//! the portable kernels compiled for AVX2 (masked updates, reductions and
+//! compare-exchanges on 8 to 32 lanes).
 //! The protocol around the kernels (codecs, hashing) is the portable code:
 //! the KEM stages keep frames of their own (`#[inline(never)]`), so they
 //! are not compiled for AVX2, and only the kernels are. Integer arithmetic
@@ -14,9 +15,8 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_loadu_si256,
-    _mm256_madd_epi16, _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_set1_epi8, _mm256_set1_epi16,
-    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_loadu_si256, _mm256_mulhi_epi16,
+    _mm256_mullo_epi16, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_setr_epi8, _mm256_shuffle_epi8,
     _mm256_sign_epi8, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
@@ -26,122 +26,13 @@ use pqforge_core::ct;
 use crate::arith::{ModQ, Modulus, negative_mask, nonzero_mask};
 use crate::kem::Backend;
 use crate::params::ParameterSet;
-use crate::poly::{Karatsuba, Montgomery, Multiply, fq_recip, windows};
+use crate::poly::{Montgomery, fq_recip, windows};
 
-/// The largest leaf: sntrup1277's operands padded to 1280, over 2^3.
-const MAX_LEAF: usize = 160;
-
-/// Zero words on each side of the packed `b` pairs in [`leaf`].
-const PAD: usize = 32;
-
-/// The schoolbook leaf `r[0..2n-1] = a · b` (n even, n ≤ [`MAX_LEAF`];
-/// |a_i| < 2^15, |b_i| ≤ 8, so every 32-bit lane stays far from overflow).
-///
-/// With Q[m] = (b[m], b[m-1]) as a pair of 16-bit lanes (zero outside
-/// 0 ..= n), one `vpmaddwd` of the broadcast pair (a[i], a[i+1]) with
-/// Q[k0-i .. k0-i+8] adds a[i]·b[k-i] + a[i+1]·b[k-i-1] to the outputs
-/// k = k0 … k0+7. Outputs go in blocks of 32 (four accumulators), so each
-/// broadcast pair, loaded from a packed array, feeds four multiply-adds;
-/// for each block only the pairs that can reach it are visited (bounds
-/// from k0 and n: public), the others would meet zero words of Q.
-#[target_feature(enable = "avx2")]
-#[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores (loadu/storeu)
-fn leaf(r: &mut [i32], a: &[i16], b: &[i16]) {
-    let n = a.len();
-    assert!(n.is_multiple_of(2) && n <= MAX_LEAF && b.len() == n && r.len() >= 2 * n - 1);
-    // q[PAD + m] = Q[m] for m in -PAD .. n + 48.
-    let mut q = [0u32; MAX_LEAF + 2 * PAD + 16];
-    // Branch-free (vectorizes): the ends apart, then Q[m] for 0 < m < n.
-    q[PAD] = u32::from(b[0] as u16);
-    q[PAD + n] = u32::from(b[n - 1] as u16) << 16;
-    for ((o, &lo), &hi) in q[PAD + 1..PAD + n].iter_mut().zip(&b[1..]).zip(&b[..n - 1]) {
-        *o = u32::from(lo as u16) | u32::from(hi as u16) << 16;
-    }
-    // ap[j] = (a[2j], a[2j+1]).
-    let mut ap = [0u32; MAX_LEAF / 2];
-    for j in 0..n / 2 {
-        ap[j] = u32::from(a[2 * j] as u16) | u32::from(a[2 * j + 1] as u16) << 16;
-    }
-    let mut acc = [0i32; 2 * MAX_LEAF + 32];
-    let mut k0 = 0;
-    while k0 < 2 * n - 1 {
-        // Pair (i, i+1) reaches outputs i ..= i + n: from k0 - n on, up
-        // to k0 + 31.
-        let start = k0.saturating_sub(n) & !1;
-        let end = n.min(k0 + 32);
-        let mut s0 = _mm256_setzero_si256();
-        let mut s1 = _mm256_setzero_si256();
-        let mut s2 = _mm256_setzero_si256();
-        let mut s3 = _mm256_setzero_si256();
-        let mut i = start;
-        while i < end {
-            let av = _mm256_set1_epi32(ap[i / 2] as i32);
-            // i ≤ k0 + 30 and i ≥ k0 - n - 1: base ≥ PAD - 30 and
-            // base + 32 ≤ PAD + n + 33 < q.len().
-            let base = PAD + k0 - i;
-            assert!(base + 32 <= q.len());
-            let p = q.as_ptr();
-            // SAFETY: q holds at least base + 32 words (checked above);
-            // unaligned 256-bit loads.
-            let (b0, b1, b2, b3) = unsafe {
-                (
-                    _mm256_loadu_si256(p.add(base).cast::<__m256i>()),
-                    _mm256_loadu_si256(p.add(base + 8).cast::<__m256i>()),
-                    _mm256_loadu_si256(p.add(base + 16).cast::<__m256i>()),
-                    _mm256_loadu_si256(p.add(base + 24).cast::<__m256i>()),
-                )
-            };
-            s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(av, b0));
-            s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(av, b1));
-            s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(av, b2));
-            s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(av, b3));
-            i += 2;
-        }
-        assert!(k0 + 32 <= acc.len());
-        let o = acc.as_mut_ptr();
-        // SAFETY: k0 + 32 ≤ acc.len() (checked above); unaligned 256-bit
-        // stores.
-        unsafe {
-            _mm256_storeu_si256(o.add(k0).cast::<__m256i>(), s0);
-            _mm256_storeu_si256(o.add(k0 + 8).cast::<__m256i>(), s1);
-            _mm256_storeu_si256(o.add(k0 + 16).cast::<__m256i>(), s2);
-            _mm256_storeu_si256(o.add(k0 + 24).cast::<__m256i>(), s3);
-        }
-        k0 += 32;
-    }
-    r[..2 * n - 1].copy_from_slice(&acc[..2 * n - 1]);
-    // Secret-derived: wiped before the frame is left (plain stores kept
-    // alive by a barrier: volatile element stores cost more than the
-    // products here).
-    ct::wipe(&mut q);
-    ct::wipe(&mut ap);
-    ct::wipe(&mut acc);
-}
-
-/// The `vpmaddwd` leaf as a [`Multiply`] (only reached from the AVX2
-/// backend, under its token).
-struct Leaf;
-
-impl Multiply for Leaf {
-    #[inline(always)]
-    fn mul(r: &mut [i32], a: &[i16], b: &[i16], _: &mut [i16], _: &mut [i32]) {
-        // SAFETY: `Leaf` is private to this module and only used by
-        // `mul_small_avx2`, which runs under `run`'s token (AVX2).
-        unsafe { leaf(r, a, b) }
-    }
-}
-
-/// Three Karatsuba levels over the AVX2 leaf.
-type Karatsuba3Avx2 = Karatsuba<Karatsuba<Karatsuba<Leaf>>>;
+mod ntt;
 
 /// The AVX2 backend. Private to this module: its impl is only instantiated
 /// by [`run`], which holds the token proving the CPU features.
 struct Avx2;
-
-#[target_feature(enable = "avx2")]
-fn mul_small_avx2<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
-    crate::poly::mul_karatsuba::<P, Karatsuba3Avx2>(out, a, b, m);
-}
 
 /// Room for p + 1 entries of the largest set (at offset 1 for v) plus the
 /// vector tails of the inversions (which may run 32 entries past a window
@@ -374,7 +265,7 @@ impl Backend for Avx2 {
 
     fn mul_small<P: ParameterSet>(out: &mut [i16], a: &[i16], b: &[i8], m: Modulus) {
         // SAFETY: `Avx2` is only used under `run`, whose token proves AVX2.
-        unsafe { mul_small_avx2::<P>(out, a, b, m) }
+        unsafe { ntt::mul_small::<P>(out, a, b, m) }
     }
 
     fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
