@@ -115,36 +115,41 @@ const LEAF_MAX: usize = 160;
 /// words at t − k are those at t + 1 − (k + 1) of the next k, so each step
 /// loads three words for eight products. S and W carry a zero word on each
 /// side, so that k runs over the union of both outputs' ranges,
-/// max(0, t − h) ..= min(h − 1, t + 1) (h = n/2): public bounds.
-#[inline(always)]
+/// max(0, t − h) ..= min(h − 1, t + 1) (h = n/2): public bounds. The pairs
+/// (S\[j\], W\[j\]) are stored in one array in reverse order, so that
+/// the inner loop walks two arrays forward (one counter, `LDRD` loads).
+///
+/// Out of line: one copy, compiled once with all registers free (inlined
+/// into the 27 leaves of three Karatsuba levels, its inner loop came out
+/// at 15 to 25 instructions per step depending on the copy).
+#[inline(never)]
 pub(super) fn pairs_leaf(r: &mut [i32], a: &[i16], b: &[i16]) {
     let n = a.len();
     let h = n / 2;
     assert!(n.is_multiple_of(2) && n <= LEAF_MAX && b.len() == n && r.len() >= 2 * n - 1);
     let pack = |lo: i16, hi: i16| u32::from(lo as u16) | (u32::from(hi as u16) << 16);
     let mut pa = [0u32; LEAF_MAX / 2];
-    // ps[j + 1] = S[j], pw[j + 1] = W[j] for j in -1 ..= h + 1.
-    let mut ps = [0u32; LEAF_MAX / 2 + 3];
-    let mut pw = [0u32; LEAF_MAX / 2 + 3];
+    // q[h + 1 - j] = (S[j], W[j]) for j in -1 ..= h + 1.
+    let mut q = [[0u32; 2]; LEAF_MAX / 2 + 3];
     for k in 0..h {
         pa[k] = pack(a[2 * k], a[2 * k + 1]);
-        pw[k + 1] = pack(b[2 * k], b[2 * k + 1]);
+        q[h + 1 - k][1] = pack(b[2 * k], b[2 * k + 1]);
     }
-    ps[1] = pack(0, b[0]);
+    q[h + 1][0] = pack(0, b[0]);
     for j in 1..h {
-        ps[j + 1] = pack(b[2 * j - 1], b[2 * j]);
+        q[h + 1 - j][0] = pack(b[2 * j - 1], b[2 * j]);
     }
-    ps[h + 1] = pack(b[n - 1], 0);
+    q[1][0] = pack(b[n - 1], 0);
     let mut t = 0;
     while t < n {
         let lo = t.saturating_sub(h);
         let hi = (h - 1).min(t + 1);
+        // k = lo meets S[t - lo] at m0 and S[t + 1 - lo] at m0 - 1 ≥ 0.
+        let m0 = h + 1 + lo - t;
+        let len = hi + 1 - lo;
         let (mut e0, mut o0, mut e1, mut o1) = (0u32, 0u32, 0u32, 0u32);
-        // S[t + 1 - lo], W[t + 1 - lo]; then per k the words at t - k.
-        let (mut s1, mut w1) = (ps[t + 2 - lo], pw[t + 2 - lo]);
-        let s_lo = ps[t + 1 - hi..=t + 1 - lo].iter().rev();
-        let w_lo = pw[t + 1 - hi..=t + 1 - lo].iter().rev();
-        for ((&x, &s0), &w0) in pa[lo..=hi].iter().zip(s_lo).zip(w_lo) {
+        let [mut s1, mut w1] = q[m0 - 1];
+        for (&x, &[s0, w0]) in pa[lo..lo + len].iter().zip(&q[m0..m0 + len]) {
             e1 = smladx(e1, x, s1);
             o1 = smladx(o1, x, w1);
             e0 = smladx(e0, x, s0);
@@ -162,8 +167,7 @@ pub(super) fn pairs_leaf(r: &mut [i32], a: &[i16], b: &[i16]) {
     }
     // Packed copies of secret operands.
     ct::wipe(&mut pa);
-    ct::wipe(&mut ps);
-    ct::wipe(&mut pw);
+    ct::wipe(q.as_flattened_mut());
 }
 
 /// [`pairs_leaf`] as a [`Multiply`].
@@ -235,20 +239,41 @@ pub(super) fn rq_recip3_pairs<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32
         // The new high half of word x: its low half where m is set
         // (the low half of the result is discarded).
         let select = |x: u32| x ^ (m & (x ^ (x << 16)));
+        // New word from x (the high half's source) and y (the product's).
+        let step = |x: u32, y: u32| (select(x) & 0xffff_0000) | (reduce(smusd(c, y)) >> 16);
+        // Two indices per pass in both loops: the loop overhead was a
+        // third of the instructions.
+        assert!(l <= fg.len());
         let mut x = fg[0];
-        for i in 0..l - 1 {
+        let mut i = 0;
+        while i + 2 < l {
+            let (y0, y1) = (fg[i + 1], fg[i + 2]);
+            fg[i] = step(x, y0);
+            fg[i + 1] = step(y0, y1);
+            x = y1;
+            i += 2;
+        }
+        if i + 1 < l {
             let y = fg[i + 1];
-            fg[i] = (select(x) & 0xffff_0000) | (reduce(smusd(c, y)) >> 16);
+            fg[i] = step(x, y);
             x = y;
         }
         // The reference's g[l - 1] = 0.
         fg[l - 1] = select(x) & 0xffff_0000;
         // (r_i, v_{i-1}): r and x·v at index i.
         let mut prev = 0u32;
-        for u in &mut rv[..w] {
+        let mut pairs = rv[..w].chunks_exact_mut(2);
+        for u in &mut pairs {
+            let (u0, u1) = (u[0], u[1]);
+            let y0 = (prev & 0xffff_0000) | (u0 & 0xffff);
+            let y1 = (u0 & 0xffff_0000) | (u1 & 0xffff);
+            u[0] = step(y0, y0);
+            u[1] = step(y1, y1);
+            prev = u1;
+        }
+        for u in pairs.into_remainder() {
             let y = (prev & 0xffff_0000) | (*u & 0xffff);
-            prev = *u;
-            *u = (select(y) & 0xffff_0000) | (reduce(smusd(c, y)) >> 16);
+            *u = step(y, y);
         }
     }
     let scale = i32::from(fq_recip::<P>(md.freeze(hi(fg[0]))));
