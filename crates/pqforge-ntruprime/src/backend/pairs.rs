@@ -262,18 +262,20 @@ pub(super) fn rq_recip3_pairs<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32
         fg[l - 1] = select(x) & 0xffff_0000;
         // (r_i, v_{i-1}): r and x·v at index i.
         let mut prev = 0u32;
-        let mut pairs = rv[..w].chunks_exact_mut(2);
-        for u in &mut pairs {
-            let (u0, u1) = (u[0], u[1]);
+        assert!(w <= rv.len());
+        let mut i = 0;
+        while i + 1 < w {
+            let (u0, u1) = (rv[i], rv[i + 1]);
             let y0 = (prev & 0xffff_0000) | (u0 & 0xffff);
             let y1 = (u0 & 0xffff_0000) | (u1 & 0xffff);
-            u[0] = step(y0, y0);
-            u[1] = step(y1, y1);
+            rv[i] = step(y0, y0);
+            rv[i + 1] = step(y1, y1);
             prev = u1;
+            i += 2;
         }
-        for u in pairs.into_remainder() {
-            let y = (prev & 0xffff_0000) | (*u & 0xffff);
-            *u = step(y, y);
+        if i < w {
+            let y = (prev & 0xffff_0000) | (rv[i] & 0xffff);
+            rv[i] = step(y, y);
         }
     }
     let scale = i32::from(fq_recip::<P>(md.freeze(hi(fg[0]))));
