@@ -10,6 +10,7 @@ pub mod params;
 mod arith;
 mod encode;
 mod poly;
+mod r3;
 mod random;
 mod sort;
 

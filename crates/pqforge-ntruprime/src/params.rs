@@ -88,6 +88,9 @@ pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
     type Fq1: Buf<i16>;
     /// p + 1 coefficients in {-1, 0, 1} (the inversion mod 3).
     type Small1: Buf<i8>;
+    /// p + 1 pairs of coefficients of Z_q, one per 32-bit word (the
+    /// inversion in R/q on the Cortex-M4).
+    type Pairs1: Buf<u32>;
     /// 16-bit scratch of a product: both operands padded (2 ·
     /// `poly::padded(p)`) and the Karatsuba sums (1.75 · that).
     type Scratch16: Buf<i16>;
@@ -163,6 +166,7 @@ macro_rules! set {
             type Fq = [i16; $p];
             type Fq1 = [i16; $p + 1];
             type Small1 = [i8; $p + 1];
+            type Pairs1 = [u32; $p + 1];
             type Scratch16 = [i16; 4 * ($p + 15)];
             type Scratch32 = [i32; 4 * ($p + 15)];
             type Words = [u32; $p];
