@@ -157,6 +157,18 @@ pub(crate) fn negative_mask(x: i32) -> i32 {
     x >> 31
 }
 
+/// The divstep's swap: -1 iff δ > 0 and `g0` ≠ 0, else 0. Both masks pass
+/// a value barrier, so that the compiler cannot know they are 0 or -1:
+/// otherwise it may turn their AND into a select, which the Cortex-M4
+/// build compiled as a predicated instruction (`it ne; asrne`) on the
+/// secret g0.
+#[inline(always)]
+pub(crate) fn swap_mask(delta: i32, g0: i32) -> i32 {
+    let pos = pqforge_core::ct::barrier_u32(negative_mask(-delta) as u32) as i32;
+    let nz = pqforge_core::ct::barrier_u32(nonzero_mask(g0) as u32) as i32;
+    pos & nz
+}
+
 /// Division by a public divisor `m` (1 ≤ m < 2^14) of any 32-bit `x`:
 /// (x / m, x mod m) by two multiply-and-shift steps with ⌊2^31/m⌋ and one
 /// masked correction.

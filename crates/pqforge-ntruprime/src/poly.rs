@@ -3,7 +3,7 @@
 //! inversions of the submission (a division-free extended gcd with 2p - 1
 //! iterations of masked updates, for any input).
 
-use crate::arith::{ModQ, Modulus, f3_small, negative_mask, nonzero_mask, shift7};
+use crate::arith::{ModQ, Modulus, f3_small, nonzero_mask, shift7, swap_mask};
 use pqforge_core::ct::barrier_u32;
 use zeroize::Zeroize;
 
@@ -281,7 +281,7 @@ pub(crate) fn rq_recip3<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
         v[0] = 0;
         // Entries are kept in (-2q, 2q): test the canonical g[0].
         let g0c = md.freeze(i32::from(g[0]));
-        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
+        let swap = swap_mask(delta, i32::from(g0c));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         let sw = barrier_u32(swap as u32) as i16;
@@ -348,7 +348,7 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         v[0] = 0;
         // -g0/f0 mod 3 (f0 = ±1), before the swap (symmetric in f, g).
         let sign = (-g[0]).wrapping_mul(f[0]);
-        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
+        let swap = swap_mask(delta, i32::from(g[0]));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         let sw = barrier_u32(swap as u32) as i8;

@@ -11,7 +11,7 @@
 
 use pqforge_core::ct::{barrier_u32, wipe};
 
-use crate::arith::{negative_mask, nonzero_mask};
+use crate::arith::{nonzero_mask, swap_mask};
 use crate::params::ParameterSet;
 use crate::poly::windows;
 
@@ -146,7 +146,7 @@ pub(crate) fn r3_recip_bits<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         let (g0, f0) = (g.nz[0] & 1, f.nz[0] & 1);
         let cnz = (g0 & f0).wrapping_neg();
         let cneg = (!(g.neg[0] ^ f.neg[0]) & 1).wrapping_neg() & cnz;
-        let swap = negative_mask(-delta) & nonzero_mask(g0 as i32);
+        let swap = swap_mask(delta, g0 as i32);
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         // CT: the masks pass value barriers, so that LLVM cannot turn the

@@ -23,7 +23,7 @@ use core::arch::x86_64::{
 use pqforge_core::cpu::Avx2 as Token;
 use pqforge_core::ct;
 
-use crate::arith::{ModQ, Modulus, negative_mask, nonzero_mask};
+use crate::arith::{ModQ, Modulus, nonzero_mask, swap_mask};
 use crate::kem::Backend;
 use crate::params::ParameterSet;
 use crate::poly::{Montgomery, fq_recip, windows};
@@ -115,7 +115,7 @@ fn rq_recip3_avx2<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32 {
             (v_odd, v_even)
         };
         let g0c = md.freeze(i32::from(g[0]));
-        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
+        let swap = swap_mask(delta, i32::from(g0c));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         let sw = ct::barrier_u32(swap as u32) as i16;
@@ -216,7 +216,7 @@ fn r3_recip_avx2<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
         };
         // -g0/f0 mod 3 (f0 = ±1), before the swap (symmetric in f, g).
         let sign = (-g[0]).wrapping_mul(f[0]);
-        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g[0]));
+        let swap = swap_mask(delta, i32::from(g[0]));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         let sw = ct::barrier_u32(swap as u32) as i8;

@@ -28,7 +28,7 @@
 
 use pqforge_core::ct::{self, barrier_u32};
 
-use crate::arith::{ModQ, negative_mask, nonzero_mask};
+use crate::arith::{ModQ, nonzero_mask, swap_mask};
 use crate::params::{Buf, ParameterSet};
 use crate::poly::{Karatsuba, Montgomery, Multiply, fq_recip, windows};
 
@@ -230,7 +230,7 @@ pub(super) fn rq_recip3_pairs<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32
         let (l, w) = windows(p, n);
         let w0 = fg[0];
         let g0c = md.freeze(lo(w0));
-        let swap = negative_mask(-delta) & nonzero_mask(i32::from(g0c));
+        let swap = swap_mask(delta, i32::from(g0c));
         delta ^= swap & (delta ^ -delta);
         delta += 1;
         let m = barrier_u32(swap as u32);
