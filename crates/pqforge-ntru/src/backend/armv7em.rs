@@ -49,28 +49,37 @@ pub(super) fn sub16(x: u32, y: u32) -> u32 {
 /// One pass of the schoolbook of `portable.rs` (`scan2` there is the Rust
 /// twin, tested against the schoolbook on every host): for k < n =
 /// `a.len()`, with (S_k, W_k) = `sw[2(n − 1 − k)..][..2]` (read downwards)
-/// and (S_−1, W_−1) = (`s1`, `w1`), returns the sums over k of
-/// smladx(a\[k\], S_k), smladx(a\[k\], W_k), smladx(a\[k\], S_k−1),
-/// smladx(a\[k\], W_k−1). Each step is one `LDR`, one `LDRD` and four
-/// `SMLADX`; the loop runs two steps per iteration, alternating the
-/// registers of (S_k, W_k) and (S_k−1, W_k−1), so that nothing is moved.
+/// and (S_−1, W_−1) = `sw[2n..2n + 2]`, sums over k
+/// e0 = smladx(a\[k\], S_k), o0 = smladx(a\[k\], W_k), e1 =
+/// smladx(a\[k\], S_k−1), o1 = smladx(a\[k\], W_k−1) and stores the words
+/// r\[0\] = (e0, o0), r\[1\] = (e1, o1) (low halves). Each step is one
+/// `LDR`, one `LDRD` and four `SMLADX`; the loop runs two steps per
+/// iteration, alternating the registers of (S_k, W_k) and (S_k−1, W_k−1),
+/// so that nothing is moved. The output pointer waits on the stack during
+/// the loop (its register holds a\[k\]): every register is in use.
 ///
 /// # Panics
 ///
-/// If `a` is empty or `sw.len() != 2 * a.len()`.
+/// If `a` is empty, `sw.len() != 2 * a.len() + 2` or `r.len() != 2`.
 #[inline(always)]
-pub(super) fn scan2(a: &[u32], sw: &[u32], s1: u32, w1: u32) -> [u32; 4] {
+pub(super) fn scan2(r: &mut [u32], a: &[u32], sw: &[u32]) {
     let n = a.len();
-    assert!(n >= 1 && sw.len() == 2 * n);
-    let (mut e0, mut o0, mut e1, mut o1) = (0u32, 0u32, 0u32, 0u32);
-    // SAFETY: reads only: `a` upwards from its first word (n words) and
-    // `sw` downwards by pairs from its last pair (n pairs), both inside the
-    // slices by the assertion above; `LDRD` needs word alignment, which
-    // `&[u32]` has. Registers only otherwise, no stack; the flags are
+    assert!(n >= 1 && sw.len() == 2 * n + 2 && r.len() == 2);
+    // SAFETY: reads `a` upwards from its first word (n words) and `sw`
+    // downwards by pairs from pair n − 1 (n pairs) and pair n, writes
+    // r[0], r[1] (one `STRD`): all inside the slices by the assertion above;
+    // `LDRD`/`STRD` need word alignment, which `&[u32]` has. One word is
+    // pushed and popped (the stack is balanced on exit); the flags are
     // clobbered (`asm!` assumes so). Constant time: the trip count is n
     // (public), `SMLADX` takes one cycle whatever the operands.
     unsafe {
         core::arch::asm!(
+            "push {{{x}}}",
+            "ldrd {s1}, {w1}, [{psw}, #8]",
+            "movs {e0}, #0",
+            "movs {o0}, #0",
+            "movs {e1}, #0",
+            "movs {o1}, #0",
             "lsrs {n}, {n}, #1",
             "bcc 2f",
             // n odd: one step, then (S_k, W_k) become (S_k−1, W_k−1).
@@ -101,20 +110,22 @@ pub(super) fn scan2(a: &[u32], sw: &[u32], s1: u32, w1: u32) -> [u32; 4] {
             "subs {n}, {n}, #1",
             "bne 3b",
             "4:",
+            "pop {{{x}}}",
+            "pkhbt {s0}, {e0}, {o0}, lsl #16",
+            "pkhbt {w0}, {e1}, {o1}, lsl #16",
+            "strd {s0}, {w0}, [{x}]",
             n = inout(reg) n => _,
             pa = inout(reg) a.as_ptr() => _,
             psw = inout(reg) sw.as_ptr().add(2 * n - 2) => _,
-            x = out(reg) _,
+            x = inout(reg) r.as_mut_ptr() => _,
             s0 = out(reg) _,
             w0 = out(reg) _,
-            s1 = inout(reg) s1 => _,
-            w1 = inout(reg) w1 => _,
-            e0 = inout(reg) e0,
-            o0 = inout(reg) o0,
-            e1 = inout(reg) e1,
-            o1 = inout(reg) o1,
-            options(readonly, nostack, pure),
+            s1 = out(reg) _,
+            w1 = out(reg) _,
+            e0 = out(reg) _,
+            o0 = out(reg) _,
+            e1 = out(reg) _,
+            o1 = out(reg) _,
         );
     }
-    [e0, o0, e1, o1]
 }

@@ -55,16 +55,18 @@ fn sub16(x: u32, y: u32) -> u32 {
 
 /// One schoolbook pass (the assembly one on 32-bit Arm): for k < n =
 /// `a.len()`, with (S_k, W_k) = `sw[2(n − 1 − k)..][..2]` (read downwards)
-/// and (S_−1, W_−1) = (`s1`, `w1`), the sums over k of smladx(a\[k\],
-/// S_k), smladx(a\[k\], W_k), smladx(a\[k\], S_k−1) and
-/// smladx(a\[k\], W_k−1).
+/// and (S_−1, W_−1) = `sw[2n..2n + 2]`, the sums over k e0 =
+/// smladx(a\[k\], S_k), o0 = smladx(a\[k\], W_k), e1 = smladx(a\[k\],
+/// S_k−1), o1 = smladx(a\[k\], W_k−1), stored as r\[0\] = (e0, o0), r\[1\]
+/// = (e1, o1) (low halves).
 #[cfg(not(target_arch = "arm"))]
 #[inline(always)]
-fn scan2(a: &[u32], sw: &[u32], s1: u32, w1: u32) -> [u32; 4] {
-    assert!(!a.is_empty() && sw.len() == 2 * a.len());
+fn scan2(r: &mut [u32], a: &[u32], sw: &[u32]) {
+    let n = a.len();
+    assert!(n >= 1 && sw.len() == 2 * n + 2 && r.len() == 2);
     let (mut e0, mut o0, mut e1, mut o1) = (0u32, 0u32, 0u32, 0u32);
-    let (mut s1, mut w1) = (s1, w1);
-    for (&x, p) in a.iter().zip(sw.chunks_exact(2).rev()) {
+    let (mut s1, mut w1) = (sw[2 * n], sw[2 * n + 1]);
+    for (&x, p) in a.iter().zip(sw[..2 * n].chunks_exact(2).rev()) {
         let (s0, w0) = (p[0], p[1]);
         e0 = smladx(e0, x, s0);
         o0 = smladx(o0, x, w0);
@@ -73,7 +75,8 @@ fn scan2(a: &[u32], sw: &[u32], s1: u32, w1: u32) -> [u32; 4] {
         s1 = s0;
         w1 = w0;
     }
-    [e0, o0, e1, o1]
+    r[0] = pack(e0, o0);
+    r[1] = pack(e1, o1);
 }
 
 #[cfg(target_arch = "arm")]
@@ -199,7 +202,7 @@ fn base_words(r: &mut [u32], a: &[u32], b: &[u32]) {
 /// reading the halves as signed.
 #[inline(always)]
 fn words_fixed<const H: usize>(r: &mut [u32], a: &[u32], b: &[u32]) {
-    const { assert!(2 * H <= PAIRS_MAX && H >= 1) };
+    const { assert!(2 * H <= PAIRS_MAX && H >= 2 && H.is_multiple_of(2)) };
     let a: &[u32; H] = a.try_into().expect("block size");
     let b: &[u32; H] = b.try_into().expect("block size");
     let r = &mut r[..2 * H];
@@ -214,16 +217,18 @@ fn words_fixed<const H: usize>(r: &mut [u32], a: &[u32], b: &[u32]) {
     for (d, &x) in sw[3..].iter_mut().step_by(2).zip(b) {
         *d = x;
     }
-    for t in (0..2 * H).step_by(2) {
-        let lo = t.saturating_sub(H);
-        let hi = (t + 1).min(H - 1);
-        // Step p reads S, W at j = t − p (index k = j + 1) for word t;
-        // word t + 1 reads them at j + 1: what word t read one step
-        // earlier (the first from here).
-        let (s1, w1) = (sw[2 * (t - lo + 2)], sw[2 * (t - lo + 2) + 1]);
-        let [e0, o0, e1, o1] = scan2(&a[lo..=hi], &sw[2 * (t + 1 - hi)..2 * (t + 2 - lo)], s1, w1);
-        r[t] = pack(e0, o0);
-        r[t + 1] = pack(e1, o1);
+    // Words t, t + 1 read p from lo = max(0, t − H) to hi = min(t + 1,
+    // H − 1), the S, W of word t at pair k = t − p + 1 and those of word
+    // t + 1 at k + 1 (pair t − lo + 2 first: zero for t ≥ H). H is even.
+    for t in (0..H).step_by(2) {
+        scan2(&mut r[t..t + 2], &a[..t + 2], &sw[..2 * t + 6]);
+    }
+    for t in (H..2 * H).step_by(2) {
+        scan2(
+            &mut r[t..t + 2],
+            &a[t - H..],
+            &sw[2 * (t - H + 2)..2 * H + 6],
+        );
     }
     // Shifted copies of a secret operand.
     ct::wipe(&mut sw);
