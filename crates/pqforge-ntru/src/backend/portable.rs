@@ -86,6 +86,10 @@ use super::armv7em::{add16, scan2, sub16};
 /// Karatsuba base).
 const PAIRS_MAX: usize = crate::params::KARATSUBA_BASE;
 
+/// Words of the schoolbook's (S, W) pairs ([`words_fixed`]): H + 3 pairs
+/// for H ≤ 16 words.
+const SW_WORDS: usize = 2 * (PAIRS_MAX / 2 + 3);
+
 /// The word holding coefficients `lo` (low half) and `hi`.
 #[inline(always)]
 fn pack(lo: u32, hi: u32) -> u32 {
@@ -109,9 +113,11 @@ fn ring_mul_pairs<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16]) {
             *d = pack(u32::from(c[0]), c.get(1).map_or(0, |&h| u32::from(h)));
         }
     }
-    karatsuba_words(prod, pa, pb, s);
+    let mut sw = [0u32; SW_WORDS];
+    karatsuba_words(prod, pa, pb, s, &mut sw);
     fold_pairs(r, prod);
     ct::wipe_secret(frame.as_mut());
+    ct::wipe_secret(&mut sw);
 }
 
 /// `r[k] = c[k] + c[k + n]` (n = `r.len()`) for the coefficients c of the
@@ -130,11 +136,11 @@ fn fold_pairs(r: &mut [u16], prod: &[u32]) {
 /// [`KARATSUBA_BASE`](crate::params::KARATSUBA_BASE) coefficients, which
 /// [`base_words`] multiplies. `s` is scratch of
 /// [`karatsuba_scratch(2w)`](crate::params::karatsuba_scratch) / 2 words.
-fn karatsuba_words(r: &mut [u32], a: &[u32], b: &[u32], s: &mut [u32]) {
+fn karatsuba_words(r: &mut [u32], a: &[u32], b: &[u32], s: &mut [u32], sw: &mut [u32; SW_WORDS]) {
     let w = a.len();
     debug_assert!(b.len() == w && r.len() >= 2 * w);
     if 2 * w <= PAIRS_MAX {
-        base_words(&mut r[..2 * w], a, b);
+        base_words(&mut r[..2 * w], a, b, sw);
         return;
     }
     assert!(w.is_multiple_of(2), "Karatsuba split on whole words");
@@ -142,8 +148,8 @@ fn karatsuba_words(r: &mut [u32], a: &[u32], b: &[u32], s: &mut [u32]) {
     let (a0, a1) = a.split_at(h);
     let (b0, b1) = b.split_at(h);
     let (lo, hi) = r[..2 * w].split_at_mut(w);
-    karatsuba_words(lo, a0, b0, s);
-    karatsuba_words(hi, a1, b1, s);
+    karatsuba_words(lo, a0, b0, s, sw);
+    karatsuba_words(hi, a1, b1, s, sw);
     let (sa, rest) = s.split_at_mut(h);
     let (sb, rest) = rest.split_at_mut(h);
     let (mid, rest) = rest.split_at_mut(w);
@@ -156,7 +162,7 @@ fn karatsuba_words(r: &mut [u32], a: &[u32], b: &[u32], s: &mut [u32]) {
         *x = add16(u0, u1);
         *y = add16(v0, v1);
     }
-    karatsuba_words(mid, sa, sb, rest);
+    karatsuba_words(mid, sa, sb, rest, sw);
     // With r = L0 + X·L1 + X²·H0 + X³·H1 (a0·b0 = L0 + X·L1, a1·b1 = H0 +
     // X·H1, X = x^(2h)) and M = M0 + X·M1 = (a0 + a1)(b0 + b1), the middle
     // term M − a0·b0 − a1·b1 lands at X: with T = L1 − H0, the new L1 is
@@ -179,12 +185,12 @@ fn karatsuba_words(r: &mut [u32], a: &[u32], b: &[u32], s: &mut [u32]) {
 
 /// The schoolbook base case: [`words_fixed`] for the block sizes of
 /// [`padded_len`], [`words_generic`] otherwise.
-fn base_words(r: &mut [u32], a: &[u32], b: &[u32]) {
+fn base_words(r: &mut [u32], a: &[u32], b: &[u32], sw: &mut [u32; SW_WORDS]) {
     match a.len() {
-        10 => words_fixed::<10>(r, a, b),
-        12 => words_fixed::<12>(r, a, b),
-        14 => words_fixed::<14>(r, a, b),
-        16 => words_fixed::<16>(r, a, b),
+        10 => words_fixed::<10>(r, a, b, sw),
+        12 => words_fixed::<12>(r, a, b, sw),
+        14 => words_fixed::<14>(r, a, b, sw),
+        16 => words_fixed::<16>(r, a, b, sw),
         _ => words_generic(r, a, b),
     }
 }
@@ -201,14 +207,17 @@ fn base_words(r: &mut [u32], a: &[u32], b: &[u32]) {
 /// only the low 16 bits of each sum are kept, which do not depend on
 /// reading the halves as signed.
 #[inline(always)]
-fn words_fixed<const H: usize>(r: &mut [u32], a: &[u32], b: &[u32]) {
+fn words_fixed<const H: usize>(r: &mut [u32], a: &[u32], b: &[u32], sw: &mut [u32; SW_WORDS]) {
     const { assert!(2 * H <= PAIRS_MAX && H >= 2 && H.is_multiple_of(2)) };
     let a: &[u32; H] = a.try_into().expect("block size");
     let b: &[u32; H] = b.try_into().expect("block size");
     let r = &mut r[..2 * H];
     // sw[2k] = S[k − 1] and sw[2k + 1] = W[k − 1] for k < H + 3 (zero
-    // where j < 0 or j > H, resp. j ≥ H): one `LDRD` loads both.
-    let mut sw = [0u32; 2 * (PAIRS_MAX / 2 + 3)];
+    // where j < 0 or j > H, resp. j ≥ H): one `LDRD` loads both. The
+    // buffer is the product's (wiped once at its end): only the pads are
+    // zeroed here.
+    sw[..2].fill(0);
+    sw[2 * H + 3..2 * H + 6].fill(0);
     sw[2] = b[0] << 16;
     for j in 1..H {
         sw[2 * j + 2] = (b[j - 1] >> 16) | (b[j] << 16);
@@ -230,8 +239,6 @@ fn words_fixed<const H: usize>(r: &mut [u32], a: &[u32], b: &[u32]) {
             &sw[2 * (t - H + 2)..2 * H + 6],
         );
     }
-    // Shifted copies of a secret operand.
-    ct::wipe(&mut sw);
 }
 
 /// `r = a·b` (2w words) for any w-word operands: the coefficient
@@ -300,7 +307,8 @@ mod tests {
                 schoolbook(&mut want, &a, &b);
                 let mut got = vec![1u32; m];
                 let mut s = vec![0u32; crate::params::karatsuba_scratch(m) / 2];
-                karatsuba_words(&mut got, &packed(&a), &packed(&b), &mut s);
+                let mut sw = [0u32; SW_WORDS];
+                karatsuba_words(&mut got, &packed(&a), &packed(&b), &mut s, &mut sw);
                 assert_eq!(got, packed(&want), "m = {m}");
             }
         }
