@@ -89,7 +89,7 @@ pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &
 /// on return).
 #[inline(never)]
 pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
-    let m = padded_len(P::N);
+    let m = const { padded_len(P::N) };
     let mut wide = P::WIDE_ZERO;
     let (pa, rest) = wide.as_mut().split_at_mut(m);
     let (pb, rest) = rest.split_at_mut(m);

@@ -102,8 +102,8 @@ fn pack(lo: u32, hi: u32) -> u32 {
 /// folded. The frame is wiped on return.
 #[inline(never)]
 fn ring_mul_pairs<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16]) {
-    let n = P::N;
-    let w = padded_len(n) / 2;
+    // A constant: at opt-level "z" a run-time call would divide by 2^L.
+    let w = const { padded_len(P::N) } / 2;
     let mut frame = P::PAIRS_ZERO;
     let (pa, rest) = frame.as_mut().split_at_mut(w);
     let (pb, rest) = rest.split_at_mut(w);
