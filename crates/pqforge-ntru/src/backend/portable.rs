@@ -121,13 +121,28 @@ fn ring_mul_pairs<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16]) {
 }
 
 /// `r[k] = c[k] + c[k + n]` (n = `r.len()`) for the coefficients c of the
-/// packed product `prod`: the full product folded modulo x^n − 1.
+/// packed product `prod`: the full product folded modulo x^n − 1. For odd
+/// n (every set), with h = (n − 1)/2, c[n + 2i] is the high half of word
+/// h + i and c[n + 2i + 1] the low half of word h + i + 1: one funnel and
+/// one lane addition per two coefficients.
 fn fold_pairs(r: &mut [u16], prod: &[u32]) {
     let n = r.len();
     let coef = |i: usize| (prod[i / 2] >> (16 * (i & 1))) as u16;
-    for (k, x) in r.iter_mut().enumerate() {
-        *x = coef(k).wrapping_add(coef(k + n));
+    if n % 2 == 0 {
+        for (k, x) in r.iter_mut().enumerate() {
+            *x = coef(k).wrapping_add(coef(k + n));
+        }
+        return;
     }
+    let h = n / 2;
+    let (pairs, last) = r.split_at_mut(n - 1);
+    let tops = prod[h..].windows(2).map(|w| (w[0] >> 16) | (w[1] << 16));
+    for ((d, &low), top) in pairs.chunks_exact_mut(2).zip(&prod[..h]).zip(tops) {
+        let w = add16(low, top);
+        d[0] = w as u16;
+        d[1] = (w >> 16) as u16;
+    }
+    last[0] = coef(n - 1).wrapping_add(coef(2 * n - 1));
 }
 
 /// `r = a·b` (2w words: 4w coefficients, the last one zero) for w-word
