@@ -128,7 +128,7 @@ fn ring_mul_pairs<P: ParameterSet>(r: &mut [u16], a: &[u16], b: &[u16]) {
 fn fold_pairs(r: &mut [u16], prod: &[u32]) {
     let n = r.len();
     let coef = |i: usize| (prod[i / 2] >> (16 * (i & 1))) as u16;
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         for (k, x) in r.iter_mut().enumerate() {
             *x = coef(k).wrapping_add(coef(k + n));
         }
