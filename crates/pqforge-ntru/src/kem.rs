@@ -89,7 +89,7 @@ pub(crate) fn rq_mul<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &
 /// on return).
 #[inline(never)]
 pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16], b: &[u16]) {
-    let m = padded_len(P::N);
+    let m = const { padded_len(P::N) };
     let mut wide = P::WIDE_ZERO;
     let (pa, rest) = wide.as_mut().split_at_mut(m);
     let (pb, rest) = rest.split_at_mut(m);
@@ -104,9 +104,14 @@ pub(crate) fn rq_mul_wide<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16],
 
 /// `r = a⁻¹` modulo (q, Φ_n) (r is an element of Z_q\[x\]/(x^n − 1) whose
 /// image modulo Φ_n is the inverse): the inverse modulo 2, lifted by four
-/// Newton steps r ← r·(2 − a·r) (precision 2 → 2^32 ≥ q).
+/// Newton steps r ← r·(2 − a·r) (precision 2 → 2^32 ≥ q). Returns 0 if
+/// a is invertible modulo (2, Φ_n), else 1 (constant time; r is then
+/// meaningless): with e = 1 − a·r, a step makes e ← e², so a·r ≡ 1
+/// modulo (2, Φ_n) for the first r (read off the first product, −a·r,
+/// which every step computes anyway) gives a·r ≡ 1 modulo (2^16, Φ_n) at
+/// the end, and a non-invertible a has no such r.
 #[inline(never)]
-fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
+fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) -> u32 {
     B::r2_inverse::<P>(r, a);
     let mut bufs = [P::POLY_ZERO; 3];
     let [neg_a, c, s] = &mut bufs;
@@ -114,8 +119,18 @@ fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
     for (x, &y) in neg_a.iter_mut().zip(a) {
         *x = y.wrapping_neg();
     }
-    for _ in 0..2 {
+    let mut bad = 0u16;
+    for step in 0..2 {
         rq_mul::<P, B>(c, r, neg_a);
+        if step == 0 {
+            // −a·r mod Φ_n (c − c[n−1]) must be ≡ 1 (mod 2): odd constant
+            // term, even other terms (the last is 0).
+            let last = c[P::N - 1];
+            bad = (c[0] ^ last ^ 1) & 1;
+            for &x in &c[1..P::N - 1] {
+                bad |= (x ^ last) & 1;
+            }
+        }
         c[0] = c[0].wrapping_add(2);
         rq_mul::<P, B>(s, c, r);
         rq_mul::<P, B>(c, s, neg_a);
@@ -125,6 +140,7 @@ fn rq_inverse<P: ParameterSet, B: Backend>(r: &mut [u16], a: &[u16]) {
     for b in &mut bufs {
         ct::wipe_secret(b.as_mut());
     }
+    u32::from(bad)
 }
 
 /// Lift(m) for m in {0, 1, 2} with `m[n−1] = 0`: HPS the centred lift,
@@ -233,8 +249,9 @@ pub(crate) fn keygen<P: ParameterSet, B: Backend>(
         g[0] = g[0].wrapping_mul(3).wrapping_neg();
     }
     rq_mul::<P, B>(t2, g, f);
-    // t1 = (gf)⁻¹.
-    rq_inverse::<P, B>(t1, t2);
+    // t1 = (gf)⁻¹ (gf is invertible modulo (2, Φ_n) for every seed the
+    // reference accepts; the reference does not check it either).
+    let _ = rq_inverse::<P, B>(t1, t2);
     // h⁻¹ = (gf)⁻¹·f·f mod (q, Φ_n).
     rq_mul::<P, B>(t2, t1, f);
     rq_mul::<P, B>(t3, t2, f);
@@ -392,7 +409,8 @@ pub(crate) fn derive_ek<P: ParameterSet, B: Backend>(dk: &[u8], ek: &mut [u8]) {
     let mut h = P::POLY_ZERO;
     let (hinv, h) = (hinv.as_mut(), h.as_mut());
     sq_from_bytes(hinv, &dk[2 * tb..2 * tb + P::Q_BYTES], P::LOGQ);
-    rq_inverse::<P, B>(h, hinv);
+    // Invertible: the key passed `check_dk`.
+    let _ = rq_inverse::<P, B>(h, hinv);
     modq_phi_n(h);
     let mut sum = 0u16;
     for &c in h.iter() {
@@ -422,15 +440,10 @@ fn check_hinv<P: ParameterSet, B: Backend>(dk: &[u8], f: &[u16]) -> u32 {
     let [hinv, h, t] = &mut bufs;
     let (hinv, h, t) = (hinv.as_mut(), h.as_mut(), t.as_mut());
     sq_from_bytes(hinv, &dk[2 * tb..2 * tb + P::Q_BYTES], P::LOGQ);
-    rq_inverse::<P, B>(h, hinv);
+    // h·h⁻¹ ≡ 1 (mod (q, Φ_n)): h⁻¹ is invertible and h its inverse (the
+    // lift's own check modulo (2, Φ_n), no product of its own).
+    let mut bad = rq_inverse::<P, B>(h, hinv);
     modq_phi_n(h);
-    // h·h⁻¹ ≡ 1 (mod (q, Φ_n)): h⁻¹ is invertible and h its inverse.
-    rq_mul::<P, B>(t, h, hinv);
-    modq_phi_n(t);
-    let mut bad = u32::from(t[0].wrapping_sub(1) & mask);
-    for &c in &t[1..] {
-        bad |= u32::from(c & mask);
-    }
     // u = h·f/3 mod (q, Φ_n), with u[n−1] = 0 (3 is a unit modulo q).
     hinv.copy_from_slice(f);
     z3_to_zq(hinv, P::Q);

@@ -119,6 +119,11 @@ pub trait ParameterSet:
     type Wide: AsRef<[u16]> + AsMut<[u16]>;
     /// Zeroed product space.
     const WIDE_ZERO: Self::Wide;
+    /// The same frame as 32-bit words of two coefficients each (the
+    /// portable backend's packed product, [`wide_len`] / 2 words).
+    type Pairs: AsRef<[u32]> + AsMut<[u32]>;
+    /// Zeroed packed product space.
+    const PAIRS_ZERO: Self::Pairs;
     /// An i32 per packed coefficient (the fixed-type sort).
     type Sort: AsRef<[i32]> + AsMut<[i32]>;
     /// Zeroed sort space.
@@ -146,6 +151,9 @@ macro_rules! parameter_set {
             // for n = 701) lives on the stack of `kem::rq_mul` only.
             #[allow(clippy::large_stack_arrays)]
             const WIDE_ZERO: Self::Wide = [0; wide_len($n)];
+            type Pairs = [u32; wide_len($n) / 2];
+            #[allow(clippy::large_stack_arrays)]
+            const PAIRS_ZERO: Self::Pairs = [0; wide_len($n) / 2];
             type Sort = [i32; $n - 1];
             const SORT_ZERO: Self::Sort = [0; $n - 1];
         }

@@ -78,6 +78,8 @@ macro_rules! karatsuba_fn {
         }
     };
 }
+// Used by the AVX2 backend only (not compiled on other targets).
+#[allow(unused_imports)]
 pub(crate) use karatsuba_fn;
 
 karatsuba_fn!(

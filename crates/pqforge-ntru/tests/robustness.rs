@@ -148,6 +148,20 @@ fn typed<P: ParameterSet>(tag: u8) {
         );
     }
 
+    // h⁻¹ = 0 and h⁻¹ = 2 (not invertible modulo (2, Φ_n)) are invalid
+    // keys: for HRSS the rest of the check alone would take h = 0 from
+    // the lift and accept g = 0.
+    for c0 in [0u8, 2] {
+        let mut bad = dk.as_ref().to_vec();
+        bad[hinv..hinv + P::Q_BYTES].fill(0);
+        bad[hinv] = c0;
+        assert!(
+            pqforge_core::KemAlg::<P>::DYN.check_dk(&bad).is_err(),
+            "{}: h⁻¹ = {c0} accepted",
+            P::INFO.name
+        );
+    }
+
     // Non-canonical trinary bytes in the decapsulation key.
     for pos in [0, P::TRINARY_BYTES, P::TRINARY_BYTES - 1] {
         let mut bad = dk.as_ref().to_vec();
