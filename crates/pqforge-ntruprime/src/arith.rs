@@ -53,7 +53,12 @@ impl Modulus {
         }
     }
 
-    /// The modulus m.
+    /// The modulus m (read by the AVX2 product only, which other targets
+    /// and the forced-portable build leave out).
+    #[cfg_attr(
+        any(not(target_arch = "x86_64"), pqforge_backend = "portable"),
+        allow(dead_code)
+    )]
     #[inline(always)]
     pub(crate) const fn value(self) -> i32 {
         self.m as i32
