@@ -70,45 +70,54 @@ const fn words(n: usize) -> usize {
     }
 }
 
-/// `x · X` (coefficients move one place up; bits past the last word drop).
+/// `x · X` on the first `len` words (coefficients move one place up; the
+/// bit leaving word `len − 1` drops).
 #[inline(always)]
-fn shl1<const W: usize>(x: &mut Bits<W>) {
-    if cfg!(target_arch = "x86_64") {
-        // Out of place: every word reads the old words only (vectorizes).
-        let y = *x;
-        x[0] = y[0] << 1;
-        for i in 1..W {
-            x[i] = (y[i] << 1) | (y[i - 1] >> 63);
-        }
-    } else {
-        for i in (1..W).rev() {
-            x[i] = (x[i] << 1) | (x[i - 1] >> 63);
-        }
-        x[0] <<= 1;
+fn shl1(x: &mut [u64], len: usize) {
+    let x = &mut x[..len];
+    for i in (1..len).rev() {
+        x[i] = (x[i] << 1) | (x[i - 1] >> 63);
     }
+    x[0] <<= 1;
 }
 
-/// `x / X` (coefficients move one place down; the constant term drops).
+/// `x / X` on the first `len` words (coefficients move one place down;
+/// the constant term drops, word `len` reads as zero).
 #[inline(always)]
-fn shr1<const W: usize>(x: &mut Bits<W>) {
-    if cfg!(target_arch = "x86_64") {
-        let y = *x;
-        for i in 0..W - 1 {
-            x[i] = (y[i] >> 1) | (y[i + 1] << 63);
-        }
-        x[W - 1] = y[W - 1] >> 1;
-    } else {
-        for i in 0..W - 1 {
-            x[i] = (x[i] >> 1) | (x[i + 1] << 63);
-        }
-        x[W - 1] >>= 1;
+fn shr1(x: &mut [u64], len: usize) {
+    let x = &mut x[..len];
+    for i in 0..len - 1 {
+        x[i] = (x[i] >> 1) | (x[i + 1] << 63);
     }
+    x[len - 1] >>= 1;
 }
 
-/// Swaps `x` and `y` where `m` is all-ones.
+/// The divstep windows, in words, of step k (0-based) of an inversion of
+/// degree n: only f, g below min(n, 2(n − 1) − k) coefficients and v, w
+/// below min(n, k + 2) can be nonzero. The argument of `ntruprime`'s
+/// `poly::windows` with p = n − 1 (f = Φ_n has n coefficients, 2(n − 1) −
+/// 1 steps): for an invertible input the final δ is 0, which bounds |δ| by
+/// the steps left, hence the f, g bound; v, w gain one place a step. Every
+/// input here is invertible (Φ_n is irreducible modulo 2 and 3 and the
+/// input is not a multiple of it); for one that is not, the result is
+/// garbage with or without windows (the key check detects an h⁻¹ that
+/// is not invertible from the lift's first product). Words above a window
+/// are left alone: f, g's windows only shrink (their stale upper words
+/// are never read again; the shift reads zero past the window), v, w's
+/// only grow (their upper words are still the initial zeros when they
+/// join). Public: from n and k only.
 #[inline(always)]
-fn cswap<const W: usize>(x: &mut Bits<W>, y: &mut Bits<W>, m: u64) {
-    for i in 0..W {
+fn windows(n: usize, k: usize) -> (usize, usize) {
+    (
+        n.min(2 * (n - 1) - k).div_ceil(64),
+        n.min(k + 2).div_ceil(64),
+    )
+}
+
+/// Swaps the first `len` words of `x` and `y` where `m` is all-ones.
+#[inline(always)]
+fn cswap(x: &mut [u64], y: &mut [u64], m: u64, len: usize) {
+    for i in 0..len {
         let t = m & (x[i] ^ y[i]);
         x[i] ^= t;
         y[i] ^= t;
@@ -151,11 +160,14 @@ fn r2_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
         g[j / 64] |= c << (j % 64);
     }
     let mut delta = 1i32;
+    // Full width: the word loops are cheap enough here that windows (as in
+    // `s3_inverse_w`) cost more in loop overhead than they save (Cortex-M4:
+    // hrss-701 key check 4.31M -> 4.56M instructions with them).
     for _ in 0..2 * (n - 1) - 1 {
-        shl1(&mut v);
+        shl1(&mut v, W);
         let m = swap_mask(&mut delta, g[0] & 1);
-        cswap(&mut f, &mut g, m);
-        cswap(&mut v, &mut w, m);
+        cswap(&mut f, &mut g, m, W);
+        cswap(&mut v, &mut w, m, W);
         // f(0) = 1: g += g(0)·f, w += g(0)·v.
         let c = barrier_u32(((g[0] & f[0] & 1) as u32).wrapping_neg());
         let c = u64::from(c) | (u64::from(c) << 32);
@@ -163,7 +175,7 @@ fn r2_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
             g[i] ^= c & f[i];
             w[i] ^= c & v[i];
         }
-        shr1(&mut g);
+        shr1(&mut g, W);
     }
     for i in 0..n - 1 {
         let j = n - 2 - i;
@@ -175,7 +187,7 @@ fn r2_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
     }
 }
 
-/// `x += c·y` over GF(3) for a scalar c given by its masks (`nz`
+/// `x += c·y` over GF(3) on the first `len` words, for a scalar c given by its masks (`nz`
 /// all-ones iff c ≠ 0, `neg` iff c = −1), in sign form: c·y is (y.n ∧ nz,
 /// y.s ⊕ neg) (2 operations), and x + t, with d = x.s ⊕ t.s and e =
 /// x.n ∧ t.n (both nonzero), has n = (x.n ⊕ t.n) ∨ (e ∧ ¬d) (one nonzero,
@@ -184,8 +196,8 @@ fn r2_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
 /// and ¬x.s where both are, with equal signs; with opposite signs n = 0):
 /// 8 operations, against 18 for the encoding {1 → (1, 0), 2 → (0, 1)}.
 #[inline(always)]
-fn add_scaled<const W: usize>(x: &mut Trits<W>, y: &Trits<W>, nz: u64, neg: u64) {
-    for i in 0..W {
+fn add_scaled<const W: usize>(x: &mut Trits<W>, y: &Trits<W>, nz: u64, neg: u64, len: usize) {
+    for i in 0..len {
         let (tn, ts) = (y.0[i] & nz, y.1[i] ^ neg);
         let (xn, xs) = (x.0[i], x.1[i]);
         let d = xs ^ ts;
@@ -212,7 +224,7 @@ pub(crate) fn s3_inverse<P: ParameterSet>(r: &mut [u16], a: &[u16]) {
 
 /// [`s3_inverse`] for any NTRU degree n = `a.len()` (the reference of the
 /// vector kernels' tests).
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64", not(pqforge_backend = "portable")))]
 pub(crate) fn s3_inverse_n(r: &mut [u16], a: &[u16]) {
     by_words!(a.len(), s3_inverse_w(r, a));
 }
@@ -236,15 +248,16 @@ fn s3_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
         g.1[j / 64] |= (c >> 1) << (j % 64);
     }
     let mut delta = 1i32;
-    for _ in 0..2 * (n - 1) - 1 {
-        shl1(&mut v.0);
-        shl1(&mut v.1);
+    for k in 0..2 * (n - 1) - 1 {
+        let (fg, vw) = windows(n, k);
+        shl1(&mut v.0, vw);
+        shl1(&mut v.1, vw);
         let (f_s, (g_nz, g_s)) = (trit0(&f).1, trit0(&g));
         let m = swap_mask(&mut delta, u64::from(g_nz));
-        cswap(&mut f.0, &mut g.0, m);
-        cswap(&mut f.1, &mut g.1, m);
-        cswap(&mut v.0, &mut w.0, m);
-        cswap(&mut v.1, &mut w.1, m);
+        cswap(&mut f.0, &mut g.0, m, fg);
+        cswap(&mut f.1, &mut g.1, m, fg);
+        cswap(&mut v.0, &mut w.0, m, vw);
+        cswap(&mut v.1, &mut w.1, m, vw);
         // g −= (g(0)/f(0))·f with 1/f(0) = f(0): add c = −g(0)·f(0),
         // nonzero iff g(0) is, −1 iff the signs agree (the same before
         // and after the swap). f(0) is never 0.
@@ -254,10 +267,10 @@ fn s3_inverse_w<const W: usize>(r: &mut [u16], a: &[u16]) {
             u64::from(nz) | (u64::from(nz) << 32),
             u64::from(neg) | (u64::from(neg) << 32),
         );
-        add_scaled(&mut g, &f, nz, neg);
-        add_scaled(&mut w, &v, nz, neg);
-        shr1(&mut g.0);
-        shr1(&mut g.1);
+        add_scaled(&mut g, &f, nz, neg, fg);
+        add_scaled(&mut w, &v, nz, neg, vw);
+        shr1(&mut g.0, fg);
+        shr1(&mut g.1, fg);
     }
     // r_i = f(0)·v_{n−2−i}: the sign flipped when f(0) = −1.
     let f_s = u64::from(trit0(&f).1);
