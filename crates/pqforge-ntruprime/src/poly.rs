@@ -390,6 +390,44 @@ pub(crate) fn r3_recip<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
     ret
 }
 
+/// A xorshift64 stream for the tests (any nonzero seed).
+#[cfg(test)]
+pub(crate) fn xorshift(mut st: u64) -> impl FnMut() -> u64 {
+    move || {
+        st ^= st << 13;
+        st ^= st >> 7;
+        st ^= st << 17;
+        st
+    }
+}
+
+/// Test input number `t` of the inversions (p small coefficients): dense,
+/// sparse, low-degree and structured inputs in turn (the latter often not
+/// invertible).
+#[cfg(test)]
+pub(crate) fn inversion_input(
+    p: usize,
+    t: usize,
+    next: &mut impl FnMut() -> u64,
+) -> std::vec::Vec<i8> {
+    match t % 4 {
+        0 => (0..p).map(|_| (next() % 3) as i8 - 1).collect(),
+        1 => (0..p)
+            .map(|_| {
+                if next().is_multiple_of(16) {
+                    (next() % 2) as i8 * 2 - 1
+                } else {
+                    0
+                }
+            })
+            .collect(),
+        2 => (0..p)
+            .map(|i| if i < 1 + t { (next() % 3) as i8 - 1 } else { 0 })
+            .collect(),
+        _ => (0..p).map(|i| [1, -1, 0][(i * (t + 1)) % 3]).collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,34 +496,11 @@ mod tests {
     fn windowed_r3_recip_matches_full() {
         type P = Sntrup653;
         let p = 653;
-        let mut st = 7u64;
-        let mut next = || {
-            st ^= st << 13;
-            st ^= st >> 7;
-            st ^= st << 17;
-            st
-        };
+        let mut next = xorshift(7);
         let mut inv = std::vec![0i8; p];
         let (mut ok, mut bad) = (0, 0);
         for t in 0..40 {
-            // Dense, sparse, low-degree and structured inputs (the latter
-            // often not invertible).
-            let s: std::vec::Vec<i8> = match t % 4 {
-                0 => (0..p).map(|_| (next() % 3) as i8 - 1).collect(),
-                1 => (0..p)
-                    .map(|_| {
-                        if next() % 16 == 0 {
-                            (next() % 2) as i8 * 2 - 1
-                        } else {
-                            0
-                        }
-                    })
-                    .collect(),
-                2 => (0..p)
-                    .map(|i| if i < 1 + t { (next() % 3) as i8 - 1 } else { 0 })
-                    .collect(),
-                _ => (0..p).map(|i| [1, -1, 0][(i * (t + 1)) % 3]).collect(),
-            };
+            let s = inversion_input(p, t, &mut next);
             let (want_fail, want) = r3_recip_full(&s);
             let got_fail = r3_recip::<P>(&mut inv, &s);
             assert_eq!(got_fail != 0, want_fail != 0, "verdict, input {t}");

@@ -192,7 +192,7 @@ pub(crate) fn r3_recip_bits<P: ParameterSet>(out: &mut [i8], s: &[i8]) -> i32 {
 mod tests {
     use super::*;
     use crate::params::{Sntrup653, Sntrup761, Sntrup1277};
-    use crate::poly::r3_recip;
+    use crate::poly::{inversion_input, r3_recip, xorshift};
 
     #[test]
     fn add_and_scale_all() {
@@ -219,32 +219,11 @@ mod tests {
     /// of non-invertible ones.
     fn check<P: ParameterSet>(rounds: usize) -> usize {
         let p = P::P;
-        let mut st = 0x9e37_79b9_7f4a_7c15u64 ^ p as u64;
-        let mut next = || {
-            st ^= st << 13;
-            st ^= st >> 7;
-            st ^= st << 17;
-            st
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15 ^ p as u64);
         let (mut want, mut got) = (std::vec![0i8; p], std::vec![0i8; p]);
         let (mut ok, mut bad) = (0, 0);
         for t in 0..rounds {
-            let s: std::vec::Vec<i8> = match t % 4 {
-                0 => (0..p).map(|_| (next() % 3) as i8 - 1).collect(),
-                1 => (0..p)
-                    .map(|_| {
-                        if next() % 16 == 0 {
-                            (next() % 2) as i8 * 2 - 1
-                        } else {
-                            0
-                        }
-                    })
-                    .collect(),
-                2 => (0..p)
-                    .map(|i| if i < 1 + t { (next() % 3) as i8 - 1 } else { 0 })
-                    .collect(),
-                _ => (0..p).map(|i| [1, -1, 0][(i * (t + 1)) % 3]).collect(),
-            };
+            let s = inversion_input(p, t, &mut next);
             let want_fail = r3_recip::<P>(&mut want, &s);
             let got_fail = r3_recip_bits::<P>(&mut got, &s);
             assert_eq!(got_fail, want_fail, "verdict, input {t}");

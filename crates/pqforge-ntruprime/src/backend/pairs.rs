@@ -292,8 +292,8 @@ pub(super) fn rq_recip3_pairs<P: ParameterSet>(out: &mut [i16], s: &[i8]) -> i32
 mod tests {
     use super::*;
     use crate::params::{Sntrup653, Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277};
-    use crate::poly::rq_recip3;
     use crate::poly::{Karatsuba3, mod_q, mul_karatsuba};
+    use crate::poly::{inversion_input, rq_recip3, xorshift};
 
     #[test]
     fn pairs_leaf_matches_schoolbook() {
@@ -353,31 +353,10 @@ mod tests {
 
     fn check_recip<P: ParameterSet>(rounds: usize) {
         let p = P::P;
-        let mut st = 0x2545_f491_4f6c_dd1du64 ^ p as u64;
-        let mut next = || {
-            st ^= st << 13;
-            st ^= st >> 7;
-            st ^= st << 17;
-            st
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d ^ p as u64);
         let (mut want, mut got) = (std::vec![0i16; p], std::vec![0i16; p]);
         for t in 0..rounds {
-            let s: std::vec::Vec<i8> = match t % 4 {
-                0 => (0..p).map(|_| (next() % 3) as i8 - 1).collect(),
-                1 => (0..p)
-                    .map(|_| {
-                        if next() % 16 == 0 {
-                            (next() % 2) as i8 * 2 - 1
-                        } else {
-                            0
-                        }
-                    })
-                    .collect(),
-                2 => (0..p)
-                    .map(|i| if i < 1 + t { (next() % 3) as i8 - 1 } else { 0 })
-                    .collect(),
-                _ => (0..p).map(|i| [1, -1, 0][(i * (t + 1)) % 3]).collect(),
-            };
+            let s = inversion_input(p, t, &mut next);
             let want_fail = rq_recip3::<P>(&mut want, &s);
             let got_fail = rq_recip3_pairs::<P>(&mut got, &s);
             assert_eq!(got_fail, want_fail, "verdict, p = {p}, input {t}");
