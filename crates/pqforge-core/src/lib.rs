@@ -37,6 +37,8 @@ pub mod sort;
 pub mod sponge;
 #[cfg(feature = "test-util")]
 pub mod testing;
+#[cfg(all(target_arch = "x86_64", not(pqforge_backend = "portable")))]
+pub mod transpose;
 
 pub use bytes::{ByteArray, array_mut, array_ref};
 pub use dynamic::{DynKem, DynSig, KemAlg, Scheme, SigAlg};

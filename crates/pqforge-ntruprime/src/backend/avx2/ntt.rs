@@ -49,13 +49,12 @@
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_cmpgt_epi16, _mm256_mulhi_epi16,
-    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16,
-    _mm256_setr_epi16, _mm256_setzero_si256, _mm256_sub_epi16, _mm256_unpackhi_epi16,
-    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32,
-    _mm256_unpacklo_epi64,
+    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setr_epi16,
+    _mm256_setzero_si256, _mm256_sub_epi16,
 };
 
 use pqforge_core::ct;
+use pqforge_core::transpose::transpose16;
 
 use super::{load, opaque, store};
 use crate::arith::{Modulus, div_public};
@@ -348,42 +347,6 @@ fn barrett(x: __m256i, k: &Consts) -> __m256i {
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
 }
 
-/// Transposes the 16 × 16 matrix of 16-bit words held in `r` (row i =
-/// `r[i]`): unpacks of 16-, 32- and 64-bit units within 128-bit halves,
-/// then the halves exchanged.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn transpose(r: &mut [__m256i; 16]) {
-    // a[2i] (per half, 32-bit units): (r[2i][c], r[2i+1][c]) for c = 0..4,
-    // a[2i+1] the same for c = 4..8.
-    let mut a = [_mm256_setzero_si256(); 16];
-    for i in 0..8 {
-        a[2 * i] = _mm256_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
-        a[2 * i + 1] = _mm256_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
-    }
-    // b[4i + m] (per half, 64-bit units): rows 4i..4i+4 at columns 2m, 2m+1.
-    let mut b = [_mm256_setzero_si256(); 16];
-    for i in 0..4 {
-        b[4 * i] = _mm256_unpacklo_epi32(a[4 * i], a[4 * i + 2]);
-        b[4 * i + 1] = _mm256_unpackhi_epi32(a[4 * i], a[4 * i + 2]);
-        b[4 * i + 2] = _mm256_unpacklo_epi32(a[4 * i + 1], a[4 * i + 3]);
-        b[4 * i + 3] = _mm256_unpackhi_epi32(a[4 * i + 1], a[4 * i + 3]);
-    }
-    // c[8i + col] (per half h): rows 8i..8i+8 at column 8h + col.
-    for i in 0..2 {
-        for m in 0..4 {
-            a[8 * i + 2 * m] = _mm256_unpacklo_epi64(b[8 * i + m], b[8 * i + 4 + m]);
-            a[8 * i + 2 * m + 1] = _mm256_unpackhi_epi64(b[8 * i + m], b[8 * i + 4 + m]);
-        }
-    }
-    // Column col: low halves of c[col] (rows 0..8) and c[8 + col] (rows
-    // 8..16); column 8 + col: their high halves.
-    for col in 0..8 {
-        r[col] = _mm256_permute2x128_si256::<0x20>(a[col], a[8 + col]);
-        r[8 + col] = _mm256_permute2x128_si256::<0x31>(a[col], a[8 + col]);
-    }
-}
-
 /// A Montgomery multiplier in two vectors (value, value · P^-1).
 type Tw = (__m256i, __m256i);
 
@@ -477,7 +440,7 @@ fn ntt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
         }
         fwd_level::<2, false, 16>(&mut r, &splats::<4>(tv, 7 + 4 * g), k);
         fwd_level::<1, false, 16>(&mut r, &splats::<8>(tv, 15 + 8 * g), k);
-        transpose(&mut r);
+        transpose16(&mut r);
         let (w, wq) = (&t.fl[blk], &t.flq[blk]);
         fwd_level::<8, true, 16>(&mut r, &lanes::<1>(w, wq, 15 * g), k);
         fwd_level::<4, false, 16>(&mut r, &lanes::<2>(w, wq, 15 * g + 1), k);
@@ -505,7 +468,7 @@ fn intt(x: &mut [i16], t: &Prime, blk: usize, k: &Consts) {
         inv_level::<2, 16>(&mut r, &lanes::<4>(w, wq, 15 * g + 3), k);
         inv_level::<4, 16>(&mut r, &lanes::<2>(w, wq, 15 * g + 1), k);
         inv_level::<8, 16>(&mut r, &lanes::<1>(w, wq, 15 * g), k);
-        transpose(&mut r);
+        transpose16(&mut r);
         inv_level::<1, 16>(&mut r, &splats::<8>(tv, 15 + 8 * g), k);
         inv_level::<2, 16>(&mut r, &splats::<4>(tv, 7 + 4 * g), k);
         for (i, &v) in r.iter().enumerate() {
@@ -871,7 +834,7 @@ mod tests {
             for (i, x) in v.iter_mut().enumerate() {
                 *x = load(&m, 16 * i);
             }
-            transpose(&mut v);
+            transpose16(&mut v);
             for (i, x) in v.iter().enumerate() {
                 store(&mut r[i], 0, *x);
             }
